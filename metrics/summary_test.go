@@ -3,39 +3,15 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/simtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with
-// -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // goldenRecorder is a fixed mixed workload: cache-hit and seek-bound
 // reads, slower writes and a few flushes.
@@ -60,7 +36,7 @@ func TestSummaryJSONGolden(t *testing.T) {
 	if err := goldenRecorder(t).Summarize(10 * time.Second).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary.json", buf.Bytes())
+	simtest.Golden(t, "summary.json", buf.Bytes())
 
 	// Deterministic: a second identical run encodes byte for byte the same.
 	var again bytes.Buffer
@@ -77,7 +53,7 @@ func TestSummaryTextGolden(t *testing.T) {
 	if err := goldenRecorder(t).Summarize(10 * time.Second).WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary.txt", buf.Bytes())
+	simtest.Golden(t, "summary.txt", buf.Bytes())
 }
 
 // keys returns the sorted keys of a JSON object.
