@@ -54,6 +54,7 @@ func ExampleRecorder() {
 	// read     2  20.0  0.08    4.000   3.000   5.000   5.000   5.000
 	// write    1  10.0  0.66    9.000   9.000   9.000   9.000   9.000
 	// all      3  30.0  0.74    5.667   5.014   9.000   9.000   9.000
+	//
 	// flushes: 1
 	// simulated time: 0.100 s
 }
@@ -95,6 +96,7 @@ func ExampleTable() {
 	// --------------  -----  ------
 	// randread 4KiB   312.2   24.01
 	// randwrite 4KiB   96.5   110.5
+	//
 	// write cache off
 	//
 	// workload,IOPS,p99 ms

@@ -32,8 +32,9 @@ type Table struct {
 	// Rows are the body cells. Rows shorter than the widest row (or the
 	// header) are padded with empty cells.
 	Rows [][]string
-	// Notes are printed one per line below the text table. CSV omits
-	// them.
+	// Notes are printed below the text table, after a blank line, each
+	// wrapped at NoteWidth columns with continuation lines indented by two
+	// spaces. CSV omits them.
 	Notes []string
 	// Align sets the alignment of column i; missing entries are
 	// AlignAuto.
@@ -155,9 +156,11 @@ func (t *Table) WriteText(w io.Writer) error {
 	for _, r := range t.Rows {
 		line(r)
 	}
-	for _, note := range t.Notes {
-		b.WriteString(note)
+	if len(t.Notes) > 0 {
 		b.WriteString("\n")
+	}
+	for _, note := range t.Notes {
+		wrapNote(&b, note)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -187,4 +190,29 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// NoteWidth is the column at which WriteText wraps a table's notes.
+const NoteWidth = 100
+
+// wrapNote writes note to b wrapped at NoteWidth columns, breaking at
+// spaces; continuation lines are indented by two spaces. A word longer
+// than the width stands on a line of its own.
+func wrapNote(b *strings.Builder, note string) {
+	col := 0
+	for i, word := range strings.Fields(note) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case col+1+n > NoteWidth:
+			b.WriteString("\n  ")
+			col = 2
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	b.WriteString("\n")
 }

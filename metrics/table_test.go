@@ -33,9 +33,28 @@ func TestTableWriteText(t *testing.T) {
 		"Seagate Cheetah 15K.5  15000      3.5\n" +
 		"Travelstar                 -       11  2.5-inch  extra\n" +
 		"short\n" +
+		"\n" +
 		"source: data sheets\n"
 	if got := buf.String(); got != want {
 		t.Errorf("WriteText:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestTableWrapsNotes(t *testing.T) {
+	long := strings.Repeat("word ", 30) + strings.Repeat("x", NoteWidth+5)
+	tb := Table{Header: []string{"a"}, Rows: [][]string{{"1"}}, Notes: []string{long, "short note"}}
+	var buf bytes.Buffer
+	if err := tb.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	want := []string{"a", "-", "1", "",
+		strings.TrimSpace(strings.Repeat("word ", 20)),
+		"  " + strings.TrimSpace(strings.Repeat("word ", 10)),
+		"  " + strings.Repeat("x", NoteWidth+5),
+		"short note"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("notes wrapped as\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
 
