@@ -1,0 +1,300 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// Workload describes a synthetic workload with fio's vocabulary. It is
+// plain data: print it, load it, sweep it. The random seed is not here: a
+// Synthetic draws from the stream it is given, normally the engine's
+// Rand("trace") or a name of the caller's choosing, so the run seed and
+// the stream name fix the sequence.
+type Workload struct {
+	// RW is the access pattern (fio rw). The zero value is sequential
+	// reads.
+	RW RW
+	// RWMixRead is the percentage of reads, 0..100, for the mixed
+	// patterns RWReadWrite and RWRandRW; other patterns ignore it. Zero
+	// means no reads: fio's default of 50 comes from DefaultWorkload.
+	RWMixRead int
+	// BS is the block size in bytes, a multiple of the sector size (fio
+	// bs). Zero takes 4096 in WithDefaults. Ignored when BSSplit is set.
+	BS int64
+	// BSSplit, when not empty, draws each request's size from these
+	// shares instead of using BS (fio bssplit).
+	BSSplit []BSSplitEntry
+	// IODepth is the number of requests kept outstanding by closed-loop
+	// replay (fio iodepth). The generator itself does not use it; pass it
+	// to ReplayOptions. Zero takes 1 in WithDefaults.
+	IODepth int
+	// Offset is where the region starts, in bytes from the start of the
+	// device, a multiple of the sector size (fio offset).
+	Offset int64
+	// Size is the length of the region in bytes, a multiple of the sector
+	// size; zero means from Offset to the end of the device (fio size).
+	Size int64
+	// NumIOs is the number of requests to generate (fio number_ios). Zero
+	// means as many as it takes to transfer Size bytes, fio's default
+	// (io_size = size): one pass over the region for sequential patterns.
+	NumIOs int64
+	// RandomDistribution shapes random offsets (fio random_distribution).
+	// Sequential patterns ignore it.
+	RandomDistribution Distribution
+	// NoScatter keeps the ranks of a Zipf or Pareto distribution in
+	// order, so the hottest block is the first of the region, the next
+	// hottest the second and so on. By default ranks are scattered over
+	// the region by a seeded permutation, as fio scatters them with a
+	// hash, so hot blocks are not all neighbours. Normal is never
+	// scattered: it is a bell around the middle of the region.
+	NoScatter bool
+}
+
+// DefaultWorkload returns fio's defaults: sequential 4 KiB reads at
+// iodepth 1 over the whole device, uniform random offsets, and a 50% read
+// mix should RW be changed to a mixed pattern.
+func DefaultWorkload() Workload {
+	return Workload{RW: RWRead, RWMixRead: 50, BS: 4096, IODepth: 1}
+}
+
+// WithDefaults returns w with zero fields that cannot be meant literally
+// filled in: BS 4096 when neither BS nor BSSplit is given, and IODepth 1.
+func (w Workload) WithDefaults() Workload {
+	if w.BS == 0 && len(w.BSSplit) == 0 {
+		w.BS = 4096
+	}
+	if w.IODepth == 0 {
+		w.IODepth = 1
+	}
+	return w
+}
+
+// blockSizes returns the smallest and largest request size.
+func (w *Workload) blockSizes() (lo, hi int64) {
+	if len(w.BSSplit) == 0 {
+		return w.BS, w.BS
+	}
+	lo, hi = math.MaxInt64, 0
+	for _, e := range w.BSSplit {
+		lo, hi = min(lo, e.Size), max(hi, e.Size)
+	}
+	return lo, hi
+}
+
+// Validate checks w against a device of capacity bytes with sectorSize
+// byte sectors and reports every problem at once (joined with
+// errors.Join), each naming the field and the value. It does not fill
+// defaults: validate w.WithDefaults() to accept zero BS and IODepth.
+func (w Workload) Validate(capacity int64, sectorSize int) error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("trace: Workload.%s: "+format, append([]any{field}, args...)...))
+	}
+	if capacity <= 0 {
+		errs = append(errs, fmt.Errorf("trace: device capacity %d bytes is not positive", capacity))
+	}
+	if sectorSize <= 0 {
+		errs = append(errs, fmt.Errorf("trace: device sector size %d bytes is not positive", sectorSize))
+		sectorSize = 1
+	}
+	ss := int64(sectorSize)
+	aligned := func(field string, v int64) {
+		if v%ss != 0 {
+			bad(field, "%d is not a multiple of the %d-byte sector", v, ss)
+		}
+	}
+	if !w.RW.Valid() {
+		bad("RW", "unknown rw %d", uint8(w.RW))
+	}
+	if w.RW.Mixed() && (w.RWMixRead < 0 || w.RWMixRead > 100) {
+		bad("RWMixRead", "%d is outside 0..100", w.RWMixRead)
+	}
+	if len(w.BSSplit) == 0 {
+		if w.BS <= 0 {
+			bad("BS", "%d is not a positive block size (or give BSSplit)", w.BS)
+		} else {
+			aligned("BS", w.BS)
+		}
+	} else {
+		var sum float64
+		for i, e := range w.BSSplit {
+			f := fmt.Sprintf("BSSplit[%d]", i)
+			if e.Size <= 0 {
+				bad(f+".Size", "%d is not a positive block size", e.Size)
+			} else {
+				aligned(f+".Size", e.Size)
+			}
+			if !(e.Percent >= 0 && e.Percent <= 100) {
+				bad(f+".Percent", "%g is outside 0..100", e.Percent)
+			}
+			sum += e.Percent
+		}
+		if math.Abs(sum-100) > percentTolerance {
+			bad("BSSplit", "percents sum to %g, not 100", sum)
+		}
+	}
+	if w.IODepth < 1 {
+		bad("IODepth", "%d is less than 1", w.IODepth)
+	}
+	regionOK := true
+	if w.Offset < 0 || (capacity > 0 && w.Offset >= capacity) {
+		bad("Offset", "%d is outside the %d-byte device", w.Offset, capacity)
+		regionOK = false
+	} else {
+		aligned("Offset", w.Offset)
+	}
+	if w.Size < 0 {
+		bad("Size", "%d is negative", w.Size)
+		regionOK = false
+	} else {
+		aligned("Size", w.Size)
+		if regionOK && capacity > 0 && w.Size > capacity-w.Offset {
+			bad("Size", "region %d+%d bytes ends past the %d-byte device", w.Offset, w.Size, capacity)
+			regionOK = false
+		}
+	}
+	if _, hi := w.blockSizes(); regionOK && capacity > 0 && hi > 0 {
+		if region := w.regionSize(capacity); region < hi {
+			bad("Size", "region of %d bytes is smaller than the %d-byte block size", region, hi)
+		}
+	}
+	if w.NumIOs < 0 {
+		bad("NumIOs", "%d is negative", w.NumIOs)
+	}
+	if err := w.RandomDistribution.Validate(); err != nil {
+		bad("RandomDistribution", "%v", err)
+	}
+	return errors.Join(errs...)
+}
+
+func (w *Workload) regionSize(capacity int64) int64 {
+	if w.Size == 0 {
+		return capacity - w.Offset
+	}
+	return w.Size
+}
+
+// Synthetic generates the records of a Workload. It implements Reader and
+// allocates nothing per record.
+//
+// Sequential patterns start at the region's first byte and advance by
+// each request's length; a request that would cross the region's end
+// starts again at its first byte. The mixed sequential pattern (rw) has
+// one offset shared by reads and writes, as in fio.
+//
+// Random patterns draw a slot from RandomDistribution and place the
+// request at Offset + slot*align, where align is the smallest block size
+// (fio's default blockalign). Slots run up to the last one where the
+// largest block still fits, so every request lies inside the region; with
+// one block size that is every whole block of the region.
+//
+// Each record draws, in this order and only when the pattern needs it,
+// its size (BSSplit), its direction (mixed patterns) and its slot (random
+// patterns).
+type Synthetic struct {
+	w      Workload
+	src    *rand.Rand
+	start  int64 // region start, bytes
+	end    int64 // region end, bytes
+	align  int64
+	cum    []float64 // cumulative BSSplit percents; nil with one size
+	slots  slotSampler
+	pos    int64 // next sequential offset
+	count  int64 // records returned
+	bytes  int64 // bytes returned
+	limitN int64 // records to return, or 0 to stop on bytes
+}
+
+// NewSynthetic returns a generator for w (after WithDefaults) on a device
+// of capacity bytes with sectorSize-byte sectors, drawing random numbers
+// from src. It returns Validate's errors when w does not fit the device.
+// Setup costs the same whatever the region's size.
+func NewSynthetic(w Workload, src *rand.Rand, capacity int64, sectorSize int) (*Synthetic, error) {
+	w = w.WithDefaults()
+	if err := w.Validate(capacity, sectorSize); err != nil {
+		return nil, err
+	}
+	if src == nil {
+		return nil, errors.New("trace: NewSynthetic: nil random source")
+	}
+	w.BSSplit = append([]BSSplitEntry(nil), w.BSSplit...) // own a copy
+	lo, hi := w.blockSizes()
+	s := &Synthetic{
+		w:      w,
+		src:    src,
+		start:  w.Offset,
+		end:    w.Offset + w.regionSize(capacity),
+		align:  lo,
+		limitN: w.NumIOs,
+	}
+	s.pos = s.start
+	if len(w.BSSplit) > 0 {
+		s.cum = make([]float64, len(w.BSSplit))
+		var c float64
+		for i, e := range w.BSSplit {
+			c += e.Percent
+			s.cum[i] = c
+		}
+	}
+	if w.RW.Random() {
+		n := uint64((s.end-s.start-hi)/s.align) + 1
+		s.slots = newSlotSampler(w.RandomDistribution, n, src, !w.NoScatter)
+	}
+	return s, nil
+}
+
+// Workload returns the workload being generated, with defaults filled.
+func (s *Synthetic) Workload() Workload { return s.w }
+
+// Next returns the next record, or io.EOF once NumIOs records (or Size
+// bytes when NumIOs is zero) have been returned. Records have Time zero.
+func (s *Synthetic) Next() (Record, error) {
+	if s.limitN > 0 {
+		if s.count >= s.limitN {
+			return Record{}, io.EOF
+		}
+	} else if s.bytes >= s.end-s.start {
+		return Record{}, io.EOF
+	}
+	size := s.w.BS
+	if s.cum != nil {
+		size = s.pickSize()
+	}
+	op := sim.Read
+	switch s.w.RW {
+	case RWWrite, RWRandWrite:
+		op = sim.Write
+	case RWReadWrite, RWRandRW:
+		if s.src.IntN(100) >= s.w.RWMixRead {
+			op = sim.Write
+		}
+	}
+	var off int64
+	if s.w.RW.Random() {
+		off = s.start + int64(s.slots.next())*s.align
+	} else {
+		if s.pos+size > s.end {
+			s.pos = s.start
+		}
+		off = s.pos
+		s.pos += size
+	}
+	s.count++
+	s.bytes += size
+	return Record{Op: op, Offset: off, Length: size}, nil
+}
+
+func (s *Synthetic) pickSize() int64 {
+	u := s.src.Float64() * s.cum[len(s.cum)-1]
+	for i, c := range s.cum {
+		if u < c {
+			return s.w.BSSplit[i].Size
+		}
+	}
+	return s.w.BSSplit[len(s.cum)-1].Size
+}
