@@ -1,0 +1,783 @@
+package disk
+
+import (
+	"fmt"
+	"math/bits"
+	"time"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// Drive is a simulated disk drive: a sim.Device on one sim.Engine. Create
+// it with New. A Drive is not safe for concurrent use; like the Engine it
+// belongs to one goroutine.
+type Drive struct {
+	eng  *sim.Engine
+	p    Params
+	name string
+	obs  *sim.Observer
+
+	g          geometry
+	sk         seekModel
+	rpm        int64
+	ss         int64
+	ssShift    uint
+	capacity   int64 // bytes
+	capSectors int64
+	readOv     int64 // ns
+	writeOv    int64 // ns
+	headSwitch int64 // ns
+	cylSwitch  int64 // ns
+	busPerSec  float64
+	wcLimit    int64 // sectors of dirty data allowed
+	raSectors  int64 // read-ahead amount in sectors
+	maxMerge   int64 // largest dirty extent, sectors
+	maxAge     sim.Time
+	lateUnits  int64 // waits longer than this many angle units count as none (see lateTolerance)
+
+	// Tagged command queue: slots, free tags, arrival order.
+	slots   [MaxQueueDepth]cmd
+	free    [MaxQueueDepth]uint8
+	nfree   int
+	order   [MaxQueueDepth]uint8
+	qlen    int
+	nFlushQ int
+	cur     int // slot in service, -1 when the controller is idle
+
+	// Host FIFO for requests beyond the queue depth (a ring, grown by
+	// doubling and reused).
+	host      []*sim.Request
+	hostHead  int
+	hostCount int
+
+	// Arm.
+	armCyl, armHead int64
+	armCmd          bool // a command's media access owns the arm
+	lastLBA         int64
+
+	// Read buffer and read-ahead.
+	rc readCache
+	ra prefetch
+
+	// Write cache.
+	dirty         dirtySet
+	destaging     extent
+	destageActive bool
+	dirtyPeak     int64    // sectors
+	busFree       sim.Time // when the interface is next free
+
+	data store
+
+	// Accounting.
+	created     sim.Time
+	st          Stats
+	lastAcc     sim.Time
+	outstanding int
+	busyArea    int64
+	queueArea   float64
+
+	hCmd     cmdHandler
+	hDestage destageHandler
+	hRA      raHandler
+
+	// mediaHook, when set (by tests), sees every positioned media access
+	// of a command or destage: its first sector, length, direction and
+	// the span the data passes the head.
+	mediaHook func(lba, n int64, write bool, start, end sim.Time)
+}
+
+// prefetch is the read-ahead in progress: one chunk (the rest of a track)
+// at a time, each ending with an event.
+type prefetch struct {
+	seg    int  // segment being filled, -1 none
+	active bool // a chunk is under way: the arm belongs to read-ahead
+	front  int64
+	limit  int64
+	// The current chunk: sectors [cLBA, cLBA+cN) pass under the head from
+	// cStart to cEnd.
+	cLBA, cN     int64
+	cZone        int
+	cStart, cEnd sim.Time
+}
+
+type cmdHandler struct{ d *Drive }
+type destageHandler struct{ d *Drive }
+type raHandler struct{ d *Drive }
+
+func (h *cmdHandler) HandleEvent(now sim.Time, _ any)     { h.d.onCmdDone(now) }
+func (h *destageHandler) HandleEvent(now sim.Time, _ any) { h.d.onDestageDone(now) }
+func (h *raHandler) HandleEvent(now sim.Time, _ any)      { h.d.onChunk(now) }
+
+// New returns a drive with parameters p (defaults filled) on eng, named
+// name in observer callbacks and errors. obs may be nil.
+func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, error) {
+	if eng == nil {
+		return nil, fmt.Errorf("disk %s: nil engine", name)
+	}
+	p.FillDefaults()
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("disk %s: %w", name, err)
+	}
+	p.Zones = append([]Zone(nil), p.Zones...)
+	p.SeekTable = append([]SeekPoint(nil), p.SeekTable...)
+	d := &Drive{eng: eng, p: p, name: name, obs: obs, cur: -1}
+	d.g = newGeometry(&d.p)
+	d.sk = newSeekModel(&d.p, d.g.cylinders)
+	d.rpm = int64(p.RPM)
+	d.maxAge = sim.Time(p.MaxQueueAge)
+	d.lateUnits = unitsPerRev - lateTolerance*d.rpm
+	d.ss = int64(p.SectorSize)
+	d.ssShift = uint(bits.TrailingZeros64(uint64(d.ss)))
+	d.capSectors = d.g.sectors
+	if p.Capacity > 0 {
+		d.capSectors = p.Capacity / d.ss
+	}
+	d.capacity = d.capSectors * d.ss
+	d.readOv = int64(p.ReadOverhead)
+	d.writeOv = int64(p.WriteOverhead)
+	d.headSwitch = int64(p.HeadSwitch)
+	d.cylSwitch = int64(p.CylinderSwitch)
+	if d.cylSwitch == 0 {
+		d.cylSwitch = d.sk.ns(1, false)
+	}
+	d.busPerSec = 1e9 * float64(d.ss) / p.InterfaceRate
+	d.wcLimit = p.WriteCacheBytes / d.ss
+	segSectors := p.BufferSize / int64(p.Segments) / d.ss
+	d.rc = readCache{segs: make([]segment, p.Segments), size: segSectors}
+	switch p.ReadAhead {
+	case ReadAheadSegment:
+		d.raSectors = segSectors
+	case ReadAheadFixed:
+		d.raSectors = min(p.ReadAheadBytes/d.ss, segSectors)
+	}
+	d.maxMerge = max(segSectors, 1)
+	d.ra.seg = -1
+	d.dirty = newDirtySet(p.WriteCacheEntries)
+	d.data.ss = d.ss
+	d.nfree = p.QueueDepth
+	for i := 0; i < p.QueueDepth; i++ {
+		d.free[i] = uint8(p.QueueDepth - 1 - i)
+	}
+	d.host = make([]*sim.Request, 16)
+	d.hCmd.d, d.hDestage.d, d.hRA.d = d, d, d
+	d.lastAcc = eng.Now()
+	d.created = eng.Now()
+	return d, nil
+}
+
+// Name returns the drive's name.
+func (d *Drive) Name() string { return d.name }
+
+// Params returns the drive's parameters, defaults filled.
+func (d *Drive) Params() Params { return d.p }
+
+// Capacity returns the addressable size in bytes.
+func (d *Drive) Capacity() int64 { return d.capacity }
+
+// SectorSize returns the sector size in bytes.
+func (d *Drive) SectorSize() int { return int(d.ss) }
+
+// Revolution returns the time of one platter revolution.
+func (d *Drive) Revolution() time.Duration { return time.Duration(revNs(d.rpm)) }
+
+// SeekTime returns the seek time for a seek of distance cylinders, with
+// the write settle added for writes. Distance 0 takes no time.
+func (d *Drive) SeekTime(distance int, write bool) time.Duration {
+	return time.Duration(d.sk.ns(int64(distance), write))
+}
+
+// Cylinders returns the number of cylinders.
+func (d *Drive) Cylinders() int { return int(d.g.cylinders) }
+
+// Locate returns the physical location of the sector holding byte
+// offset off.
+func (d *Drive) Locate(off int64) (Location, error) {
+	if off < 0 || off >= d.capacity {
+		return Location{}, fmt.Errorf("disk %s: offset %d: %w (capacity %d bytes)", d.name, off, sim.ErrOutOfRange, d.capacity)
+	}
+	p := d.g.locate(off >> d.ssShift)
+	return Location{Zone: p.zone, Cylinder: int(p.cyl), Head: int(p.head), Sector: int(p.sector)}, nil
+}
+
+// LocateSector returns the physical location of sector lba (in units of
+// SectorSize).
+func (d *Drive) LocateSector(lba int64) (Location, error) {
+	if lba < 0 || lba >= d.capSectors {
+		return Location{}, fmt.Errorf("disk %s: sector %d: %w (%d sectors)", d.name, lba, sim.ErrOutOfRange, d.capSectors)
+	}
+	return d.Locate(lba << d.ssShift)
+}
+
+// DirtyBytes returns the bytes of acknowledged writes held only in the
+// drive's volatile write cache: what a power loss at this instant loses.
+func (d *Drive) DirtyBytes() int64 {
+	n := d.dirty.sectors
+	if d.destageActive {
+		n += d.destaging.n
+	}
+	return n * d.ss
+}
+
+// Submit queues r (see sim.Device). Problems visible now are returned
+// and Done is not called; otherwise Done is called once from the event
+// loop.
+func (d *Drive) Submit(r *sim.Request) error {
+	if err := sim.CheckRequest(r, d.capacity, int(d.ss)); err != nil {
+		return fmt.Errorf("disk %s: %w", d.name, err)
+	}
+	now := d.eng.Now()
+	d.accrue(now)
+	r.Issued = now
+	r.Completed = 0
+	r.Err = nil
+	d.obs.OnSubmitted(d.name, r, now)
+	d.outstanding++
+	if d.nfree > 0 && d.hostCount == 0 {
+		d.enqueue(r, now)
+	} else {
+		d.hostPush(r)
+	}
+	d.kick(now)
+	return nil
+}
+
+func (d *Drive) hostPush(r *sim.Request) {
+	if d.hostCount == len(d.host) {
+		n := make([]*sim.Request, 2*len(d.host))
+		for i := 0; i < d.hostCount; i++ {
+			n[i] = d.host[(d.hostHead+i)%len(d.host)]
+		}
+		d.host, d.hostHead = n, 0
+	}
+	d.host[(d.hostHead+d.hostCount)%len(d.host)] = r
+	d.hostCount++
+}
+
+func (d *Drive) hostPop() *sim.Request {
+	r := d.host[d.hostHead]
+	d.host[d.hostHead] = nil
+	d.hostHead = (d.hostHead + 1) % len(d.host)
+	d.hostCount--
+	return r
+}
+
+// accrue integrates busy time and queue length up to now.
+func (d *Drive) accrue(now sim.Time) {
+	dt := int64(now - d.lastAcc)
+	if dt <= 0 {
+		return
+	}
+	if d.cur >= 0 || d.destageActive {
+		d.busyArea += dt
+	}
+	d.queueArea += float64(dt) * float64(d.outstanding)
+	d.lastAcc = now
+}
+
+// busNs returns the interface transfer time of n sectors.
+func (d *Drive) busNs(n int64) int64 { return int64(float64(n)*d.busPerSec + 0.999) }
+
+// kick starts whatever can start now: the next command, a flush's
+// completion, background destaging.
+func (d *Drive) kick(now sim.Time) {
+	if d.cur < 0 && d.qlen > 0 {
+		if i := d.pick(now); i >= 0 {
+			d.start(now, d.removeAt(i))
+		}
+	}
+	if d.cur >= 0 {
+		c := &d.slots[d.cur]
+		if c.kind == kFlush && !c.doneKnown && len(d.dirty.ext) == 0 && !d.destageActive {
+			c.tDone = max(now, c.tOver)
+			c.doneKnown = true
+			d.eng.Schedule(c.tDone, &d.hCmd, nil)
+		}
+	}
+	d.background(now)
+}
+
+// background starts a destage when the arm is free and dirty data should
+// go to the platters: a flush or a write waiting for space forces it;
+// otherwise it runs when no queued command needs the arm and read-ahead is
+// not streaming with the cache less than half full.
+func (d *Drive) background(now sim.Time) {
+	if d.destageActive || len(d.dirty.ext) == 0 || d.armCmd {
+		return
+	}
+	forced := false
+	if d.cur >= 0 {
+		switch d.slots[d.cur].kind {
+		case kReadStream:
+			return
+		case kFlush:
+			forced = true
+		}
+	}
+	if !forced {
+		armWanted := false
+		for j := 0; j < d.qlen; j++ {
+			c := &d.slots[d.order[j]]
+			if c.flush {
+				continue
+			}
+			if d.blockedWrite(c) {
+				forced = true
+				break
+			}
+			if !d.noArm(c, now, false) {
+				armWanted = true
+			}
+		}
+		if !forced {
+			if armWanted {
+				return
+			}
+			if d.ra.active && 2*d.dirty.sectors < d.wcLimit {
+				return
+			}
+		}
+	}
+	d.stopPrefetch(now)
+	d.startDestage(now)
+}
+
+// start begins serving the command in slot.
+//
+// Command overhead runs when the command reaches the drive: for a command
+// that waited in the tagged queue it overlapped the service of earlier
+// commands (NCQ decodes commands as they arrive), so only what is left of
+// it delays service. Likewise the data of a write-through command may
+// cross the bus while earlier commands use the media, as soon as the bus
+// is free.
+func (d *Drive) start(now sim.Time, slot uint8) {
+	d.cur = int(slot)
+	c := &d.slots[slot]
+	c.tStart = now
+	switch {
+	case c.flush:
+		c.kind = kFlush
+		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
+		return // kick schedules completion once the cache is clean
+	case !c.write:
+		c.tOver = max(now, c.tQueue+sim.Time(d.readOv))
+		bus := d.busNs(c.n)
+		if d.bufferHit(c.lba, c.n, now) {
+			c.kind = kReadHit
+			c.tBus0 = c.tOver
+			c.tDone = c.tOver + sim.Time(bus)
+			d.scheduleDone(c)
+			return
+		}
+		if d.streamHit(c, now, bus) {
+			return
+		}
+		d.stopPrefetch(now)
+		c.kind = kReadMedia
+		d.armCmd = true
+		d.access(c, c.tOver, false, c.tOver)
+		c.tDone = max(c.tMedia1, c.tMedia0+sim.Time(bus))
+		c.tBus0 = c.tDone - sim.Time(bus)
+		d.scheduleDone(c)
+	default:
+		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
+		bus := sim.Time(d.busNs(c.n))
+		if d.ra.seg >= 0 && d.rc.invalidate(c.lba, c.n, d.ra.seg) {
+			d.stopPrefetch(now)
+			d.ra.seg = -1
+		}
+		if d.cacheable(c) && d.fits(c.n) {
+			c.kind = kWriteCached
+			c.tBus0 = c.tOver
+			c.tDone = c.tOver + bus
+			d.scheduleDone(c)
+			return
+		}
+		d.stopPrefetch(now)
+		c.kind = kWriteMedia
+		d.armCmd = true
+		c.tBus0 = max(c.tQueue+sim.Time(d.writeOv), d.busFree)
+		d.busFree = c.tBus0 + bus
+		d.access(c, c.tOver, true, c.tBus0+bus)
+		c.tDone = c.tMedia1
+		d.scheduleDone(c)
+	}
+}
+
+func (d *Drive) scheduleDone(c *cmd) {
+	c.doneKnown = true
+	if c.kind != kWriteMedia && c.kind != kFlush {
+		d.busFree = c.tDone
+	}
+	d.eng.Schedule(c.tDone, &d.hCmd, nil)
+}
+
+// bufferHit reports whether [lba, lba+n) is wholly in the buffer: in a
+// read segment (including what read-ahead has read so far), in dirty
+// data, or in the extent being destaged.
+func (d *Drive) bufferHit(lba, n int64, now sim.Time) bool {
+	if d.rc.find(lba, n, d.ra.seg, d.frontAt(now)) >= 0 {
+		return true
+	}
+	if len(d.dirty.ext) > 0 && d.dirty.covers(lba, n) {
+		return true
+	}
+	if d.destageActive && d.destaging.lba <= lba && lba+n <= d.destaging.lba+d.destaging.n {
+		return true
+	}
+	return false
+}
+
+// frontAt returns the LBA up to which read-ahead has read at now.
+func (d *Drive) frontAt(now sim.Time) int64 {
+	if !d.ra.active {
+		return d.ra.front
+	}
+	if now <= d.ra.cStart {
+		return d.ra.cLBA
+	}
+	k := d.g.zones[d.ra.cZone].sectorsIn(int64(now - d.ra.cStart))
+	return d.ra.cLBA + min(k, d.ra.cN)
+}
+
+// streamHit serves c from the read-ahead under way if c starts in the
+// segment being filled and read-ahead will reach its end: the command
+// completes when its last sector arrives (and the bus has carried it).
+func (d *Drive) streamHit(c *cmd, now sim.Time, bus int64) bool {
+	if !d.ra.active || d.ra.seg < 0 {
+		return false
+	}
+	s := &d.rc.segs[d.ra.seg]
+	end := c.lba + c.n
+	if c.lba < s.start || c.lba > d.ra.cLBA+d.ra.cN || c.n > d.rc.size {
+		return false
+	}
+	c.kind = kReadStream
+	c.tBus0 = c.tOver
+	d.ra.limit = max(d.ra.limit, min(end+d.raSectors, d.capSectors))
+	d.resolveStream(c, now, bus)
+	return true
+}
+
+// resolveStream schedules a streaming read's completion once the chunk
+// holding its last sector is planned.
+func (d *Drive) resolveStream(c *cmd, now sim.Time, bus int64) {
+	end := c.lba + c.n
+	if end > d.ra.cLBA+d.ra.cN {
+		return
+	}
+	arr := d.ra.cStart + sim.Time(d.g.zones[d.ra.cZone].xferNs(end-d.ra.cLBA))
+	if end <= d.ra.cLBA {
+		arr = now
+	}
+	c.tDone = max(arr, c.tBus0+sim.Time(bus), now)
+	d.scheduleDone(c)
+}
+
+// access computes c's media transfer: the arm leaves its position at t,
+// data may pass the head no earlier than ready. It fills c's timeline and
+// moves the arm.
+func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
+	p := d.g.locate(c.lba)
+	dist := p.cyl - d.armCyl
+	if dist < 0 {
+		dist = -dist
+	}
+	var s int64
+	if dist > 0 {
+		s = d.sk.ns(dist, write)
+		d.st.Seeks++
+		d.st.SeekCylinders += dist
+	} else if p.head != d.armHead {
+		s = d.headSwitch // settle included; writes add none
+	}
+	c.seekDist = dist
+	c.tSeek = t + sim.Time(s)
+	c.tRot = max(c.tSeek, ready)
+	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, p, c.n)
+	d.lastLBA = c.lba + c.n
+	if d.mediaHook != nil {
+		d.mediaHook(c.lba, c.n, write, c.tMedia0, c.tMedia1)
+	}
+}
+
+// transfer moves n sectors starting at p, the head being on p's track at
+// time at; it returns when the first sector starts and the last ends, and
+// leaves the arm on the last track. Each track's piece is timed from the
+// platter's angle when the head gets there, so rounding never accumulates.
+func (d *Drive) transfer(at sim.Time, p pos, n int64) (first, last sim.Time) {
+	zi := p.zone
+	z := &d.g.zones[zi]
+	cyl, head, sector := p.cyl, p.head, p.sector
+	t := at
+	for i := 0; ; i++ {
+		k := min(n, z.spt-sector)
+		s, e := d.track(t, z, cyl, head, sector, k)
+		if i == 0 {
+			first = s
+		}
+		t = e
+		n -= k
+		if n == 0 {
+			break
+		}
+		head++
+		sw := d.headSwitch
+		if head == d.g.heads {
+			head = 0
+			cyl++
+			sw = d.cylSwitch
+			if cyl > z.lastCyl {
+				zi++
+				z = &d.g.zones[zi]
+			}
+		}
+		sector = 0
+		t += sim.Time(sw)
+	}
+	d.armCyl, d.armHead = cyl, head
+	return first, t
+}
+
+// track times k sectors from sector of track (cyl, head), the head
+// arriving at time at: it waits for the first sector (none if it is there
+// or passed less than lateTolerance ago) and returns when the first
+// sector starts and the last ends.
+func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64) (start, end sim.Time) {
+	off := (sector + z.skew(cyl, head)) % z.spt
+	a0 := off * unitsPerRev / z.spt
+	span := (off+k)*unitsPerRev/z.spt - a0 // angle units the k sectors cover
+	w := a0 - angleAt(at, d.rpm)
+	if w < 0 {
+		w += unitsPerRev
+	}
+	if w > d.lateUnits {
+		w -= unitsPerRev // just late: the sector is passing now
+	}
+	start = at
+	if w > 0 {
+		start += sim.Time((w + d.rpm - 1) / d.rpm)
+	}
+	end = at + sim.Time((w+span+d.rpm-1)/d.rpm)
+	return start, end
+}
+
+// onCmdDone finishes the command in service.
+func (d *Drive) onCmdDone(now sim.Time) {
+	d.accrue(now)
+	slot := d.cur
+	c := &d.slots[slot]
+	r := c.r
+	switch c.kind {
+	case kReadMedia:
+		d.armCmd = false
+		i := d.rc.slot(c.lba)
+		s := &d.rc.segs[i]
+		if s.end != c.lba || s.end == s.start {
+			s.start = c.lba
+		}
+		d.rc.extend(i, c.lba+c.n)
+		d.rc.touch(i)
+		d.st.MediaReads++
+		d.startPrefetch(i, c.tMedia1, now)
+	case kReadHit, kReadStream:
+		d.st.ReadHits++
+		if i := d.rc.find(c.lba, c.n, d.ra.seg, d.frontAt(now)); i >= 0 {
+			d.rc.touch(i)
+			if i == d.ra.seg {
+				d.ra.limit = max(d.ra.limit, min(c.lba+c.n+d.raSectors, d.capSectors))
+				if !d.ra.active && !d.armCmd && !d.destageActive && d.ra.front < d.ra.limit {
+					d.ra.active = true
+					d.planChunk(now, now)
+				}
+			}
+		}
+	case kWriteCached:
+		d.dirty.insert(&d.g, c.lba, c.n, d.maxMerge)
+		d.st.WriteCacheHits++
+		if db := d.dirty.sectors + d.destaging.n; d.destageActive && db > d.dirtyPeak {
+			d.dirtyPeak = db
+		} else if d.dirty.sectors > d.dirtyPeak {
+			d.dirtyPeak = d.dirty.sectors
+		}
+	case kWriteMedia:
+		d.armCmd = false
+		d.dirty.remove(&d.g, c.lba, c.n)
+		d.st.MediaWrites++
+	}
+	switch {
+	case c.flush:
+		d.st.Flushes++
+	case c.write:
+		d.st.Writes++
+		d.st.WriteBytes += c.n * d.ss
+		if r.Data != nil {
+			d.data.write(r, c.lba)
+		}
+	default:
+		d.st.Reads++
+		d.st.ReadBytes += c.n * d.ss
+		if r.Data != nil {
+			d.data.read(r, c.lba)
+		}
+	}
+	if d.obs != nil {
+		d.emitPhases(c)
+	}
+	d.cur = -1
+	d.free[d.nfree] = uint8(slot)
+	d.nfree++
+	for d.nfree > 0 && d.hostCount > 0 {
+		d.enqueue(d.hostPop(), now)
+	}
+	d.outstanding--
+	r.Completed = now
+	d.obs.OnCompleted(d.name, r, now)
+	r.Done(r)
+	d.kick(now)
+}
+
+func (d *Drive) emitPhases(c *cmd) {
+	o, r, n := d.obs, c.r, d.name
+	o.OnPhase(n, r, sim.PhaseQueue, c.tQueue, c.tStart)
+	o.OnPhase(n, r, sim.PhaseOverhead, c.tStart, c.tOver)
+	switch c.kind {
+	case kReadMedia:
+		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)
+		o.OnPhase(n, r, sim.PhaseRotate, c.tRot, c.tMedia0)
+		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)
+		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tDone)
+	case kWriteMedia:
+		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tBus0+sim.Time(d.busNs(c.n)))
+		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)
+		o.OnPhase(n, r, sim.PhaseRotate, c.tRot, c.tMedia0)
+		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)
+	case kFlush:
+		o.OnPhase(n, r, sim.PhaseMedia, c.tOver, c.tDone)
+	default:
+		o.OnPhase(n, r, sim.PhaseCacheHit, c.tOver, c.tDone)
+	}
+}
+
+// startPrefetch begins read-ahead into segment seg from its end, the head
+// having finished the read at from (<= now).
+func (d *Drive) startPrefetch(seg int, from, now sim.Time) {
+	d.ra.seg = seg
+	d.ra.active = false
+	s := &d.rc.segs[seg]
+	d.ra.front = s.end
+	d.ra.limit = min(s.end+d.raSectors, d.capSectors)
+	if d.ra.front >= d.ra.limit {
+		return
+	}
+	d.ra.active = true
+	d.planChunk(from, now)
+}
+
+// planChunk plans the next read-ahead chunk from the arm's position at
+// time t, catching up with now if t is in the past, and schedules its end.
+func (d *Drive) planChunk(t, now sim.Time) {
+	for {
+		f := d.ra.front
+		p := d.g.locate(f)
+		z := &d.g.zones[p.zone]
+		var sw int64
+		if p.cyl != d.armCyl {
+			dist := p.cyl - d.armCyl
+			if dist < 0 {
+				dist = -dist
+			}
+			if dist == 1 {
+				sw = d.cylSwitch
+			} else {
+				sw = d.sk.ns(dist, false)
+			}
+		} else if p.head != d.armHead {
+			sw = d.headSwitch
+		}
+		k := min(d.ra.limit-f, z.spt-p.sector)
+		first, last := d.transfer(t+sim.Time(sw), p, k)
+		d.ra.cLBA, d.ra.cN, d.ra.cZone = f, k, p.zone
+		d.ra.cStart, d.ra.cEnd = first, last
+		if last >= now {
+			d.eng.Schedule(last, &d.hRA, nil)
+			if d.cur >= 0 {
+				if c := &d.slots[d.cur]; c.kind == kReadStream && !c.doneKnown {
+					d.resolveStream(c, now, d.busNs(c.n))
+				}
+			}
+			return
+		}
+		// Chunk already over: account it and plan the next.
+		if !d.finishChunk() {
+			return
+		}
+		t = last
+	}
+}
+
+// finishChunk records the current chunk as read; it reports whether
+// read-ahead goes on.
+func (d *Drive) finishChunk() bool {
+	d.ra.front = d.ra.cLBA + d.ra.cN
+	d.rc.extend(d.ra.seg, d.ra.front)
+	d.st.ReadAheadBytes += d.ra.cN * d.ss
+	d.ra.cN = 0
+	if d.ra.front >= d.ra.limit {
+		d.ra.active = false
+		return false
+	}
+	return true
+}
+
+// onChunk handles the end of a read-ahead chunk. Stale events (from a
+// read-ahead stopped since) are recognised by their time.
+func (d *Drive) onChunk(now sim.Time) {
+	if !d.ra.active || now != d.ra.cEnd || d.ra.cN == 0 {
+		return
+	}
+	d.accrue(now)
+	if d.finishChunk() {
+		d.planChunk(now, now)
+	}
+	d.kick(now)
+}
+
+// stopPrefetch ends read-ahead at now, keeping what it has read.
+func (d *Drive) stopPrefetch(now sim.Time) {
+	if !d.ra.active {
+		return
+	}
+	f := d.frontAt(now)
+	d.st.ReadAheadBytes += (f - d.ra.cLBA) * d.ss
+	d.ra.front = f
+	d.rc.extend(d.ra.seg, f)
+	d.ra.active = false
+	d.ra.cN = 0
+}
+
+// startDestage writes the dirty extent with the shortest access time.
+func (d *Drive) startDestage(now sim.Time) {
+	a0 := angleAt(now, d.rpm)
+	best, bc := 0, int64(1<<62)
+	for i := range d.dirty.ext {
+		e := &d.dirty.ext[i]
+		if c := d.estimate(e.cyl, e.head, e.angle, true, a0); c < bc {
+			best, bc = i, c
+		}
+	}
+	e := d.dirty.take(best)
+	d.destaging = e
+	d.destageActive = true
+	var tmp cmd
+	tmp.lba, tmp.n = e.lba, e.n
+	d.access(&tmp, now, true, now)
+	d.st.Destages++
+	d.st.DestagedBytes += e.n * d.ss
+	d.eng.Schedule(tmp.tMedia1, &d.hDestage, nil)
+}
+
+func (d *Drive) onDestageDone(now sim.Time) {
+	d.accrue(now)
+	d.destageActive = false
+	d.kick(now)
+}

@@ -1,0 +1,222 @@
+package disk
+
+import "github.com/raidsim/raidsim/sim"
+
+// cmd is one command in the tagged queue. Its physical target is cached
+// at enqueue so the schedulers' inner loops do no address arithmetic.
+type cmd struct {
+	r                *sim.Request
+	lba, n           int64
+	cyl, head, angle int64
+	write, fua       bool
+	flush            bool
+	hit              bool // a buffer hit when enqueued (a hint for ranking)
+	kind             cmdKind
+	doneKnown        bool
+	seekDist         int64
+
+	// Timeline, filled as service proceeds.
+	tQueue, tStart, tOver, tSeek, tRot, tMedia0, tMedia1, tBus0, tDone sim.Time
+}
+
+// cmdKind is how a dispatched command is being served.
+type cmdKind uint8
+
+const (
+	kNone        cmdKind = iota
+	kReadMedia           // read from the platters
+	kReadHit             // read wholly in the buffer
+	kReadStream          // read whose tail is still arriving from read-ahead
+	kWriteCached         // write absorbed by the write cache
+	kWriteMedia          // write straight to the platters (cache off, FUA, too large)
+	kFlush               // flush cache
+)
+
+// enqueue places r in a free tag slot.
+func (d *Drive) enqueue(r *sim.Request, now sim.Time) {
+	d.nfree--
+	slot := d.free[d.nfree]
+	c := &d.slots[slot]
+	*c = cmd{r: r, tQueue: r.Issued}
+	if r.Op == sim.Flush {
+		c.flush = true
+		d.nFlushQ++
+	} else {
+		c.lba = r.Offset >> d.ssShift
+		c.n = r.Length >> d.ssShift
+		c.write = r.Op == sim.Write
+		c.fua = r.FUA
+		p := d.g.locate(c.lba)
+		c.cyl, c.head = p.cyl, p.head
+		c.angle = d.g.zones[p.zone].angle(p.cyl, p.head, p.sector)
+		if !c.write {
+			c.hit = d.bufferHit(c.lba, c.n, now)
+		}
+	}
+	d.order[d.qlen] = slot
+	d.qlen++
+}
+
+// removeAt takes the i-th queued command (in arrival order) off the queue.
+func (d *Drive) removeAt(i int) uint8 {
+	slot := d.order[i]
+	copy(d.order[i:d.qlen], d.order[i+1:d.qlen])
+	d.qlen--
+	if d.slots[slot].flush {
+		d.nFlushQ--
+	}
+	return slot
+}
+
+// cacheable reports whether c is a write the write cache may absorb.
+func (d *Drive) cacheable(c *cmd) bool {
+	return c.write && d.p.WriteCache && !c.fua && c.n <= d.wcLimit
+}
+
+// fits reports whether the write cache has room for n more sectors now.
+func (d *Drive) fits(n int64) bool {
+	return len(d.dirty.ext) < d.dirty.cap && d.dirty.sectors+n <= d.wcLimit
+}
+
+// noArm reports whether c can be served without the arm right now (a
+// buffer hit or a write the cache can take). Reads are judged by their
+// enqueue-time hint and the segment being filled; exact is set when the
+// arm is busy and the answer must be exact.
+func (d *Drive) noArm(c *cmd, now sim.Time, exact bool) bool {
+	if c.write {
+		return d.cacheable(c) && d.fits(c.n)
+	}
+	if exact {
+		return d.bufferHit(c.lba, c.n, now)
+	}
+	if c.hit {
+		return true
+	}
+	if d.ra.seg >= 0 {
+		s := &d.rc.segs[d.ra.seg]
+		return s.start <= c.lba && c.lba+c.n <= d.frontAt(now)
+	}
+	return false
+}
+
+// pick returns the queue index of the command to serve next, or -1 when
+// none can start now (the arm is destaging and every command needs it, or
+// a write waits for cache space under FCFS).
+func (d *Drive) pick(now sim.Time) int {
+	n := d.qlen
+	if d.nFlushQ > 0 {
+		// A flush is a barrier: commands behind it wait for it.
+		for j := 0; j < n; j++ {
+			if d.slots[d.order[j]].flush {
+				if j == 0 {
+					return 0
+				}
+				n = j
+				break
+			}
+		}
+	}
+	armFree := !d.destageActive
+	if d.p.Scheduler == FCFS {
+		c := &d.slots[d.order[0]]
+		if d.noArm(c, now, !armFree) || (armFree && !d.blockedWrite(c)) {
+			return 0
+		}
+		return -1
+	}
+	// Commands that need no arm go first, in arrival order.
+	for j := 0; j < n; j++ {
+		if d.noArm(&d.slots[d.order[j]], now, !armFree) {
+			return j
+		}
+	}
+	if !armFree {
+		return -1
+	}
+	if c := &d.slots[d.order[0]]; now-c.tQueue >= d.maxAge && !d.blockedWrite(c) {
+		return 0 // starvation guard: the oldest has waited too long
+	}
+	best := -1
+	switch d.p.Scheduler {
+	case SSTF:
+		var bd int64 = 1 << 62
+		for j := 0; j < n; j++ {
+			c := &d.slots[d.order[j]]
+			if d.blockedWrite(c) {
+				continue
+			}
+			dist := c.cyl - d.armCyl
+			if dist < 0 {
+				dist = -dist
+			}
+			if dist < bd {
+				bd, best = dist, j
+			}
+		}
+	case CLOOK:
+		var ahead, wrap int64 = 1 << 62, 1 << 62
+		ba, bw := -1, -1
+		for j := 0; j < n; j++ {
+			c := &d.slots[d.order[j]]
+			if d.blockedWrite(c) {
+				continue
+			}
+			if c.lba >= d.lastLBA {
+				if c.lba < ahead {
+					ahead, ba = c.lba, j
+				}
+			} else if c.lba < wrap {
+				wrap, bw = c.lba, j
+			}
+		}
+		best = ba
+		if best < 0 {
+			best = bw
+		}
+	default: // SATF
+		// Queued commands were decoded on arrival (see start), so
+		// positioning can begin now.
+		a0 := angleAt(now, d.rpm)
+		var bc int64 = 1 << 62
+		for j := 0; j < n; j++ {
+			c := &d.slots[d.order[j]]
+			if c.write && d.blockedWrite(c) {
+				continue
+			}
+			if e := d.estimate(c.cyl, c.head, c.angle, c.write, a0); e < bc {
+				bc, best = e, j
+			}
+		}
+	}
+	return best
+}
+
+// blockedWrite reports whether c is a cacheable write waiting for space.
+func (d *Drive) blockedWrite(c *cmd) bool {
+	return d.cacheable(c) && !d.fits(c.n)
+}
+
+// estimate returns the positioning time in ns (seek or head switch, then
+// rotational wait) to reach angle on (cyl, head) from the arm's position,
+// starting when the platter is at angle a0.
+func (d *Drive) estimate(cyl, head, angle int64, write bool, a0 int64) int64 {
+	dist := cyl - d.armCyl
+	if dist < 0 {
+		dist = -dist
+	}
+	var s int64
+	if dist != 0 {
+		s = d.sk.ns(dist, write)
+	} else if head != d.armHead {
+		s = d.headSwitch
+	}
+	a := (a0 + s*d.rpm) % unitsPerRev
+	w := angle - a
+	if w < 0 {
+		w += unitsPerRev
+	}
+	if w > d.lateUnits {
+		return s // just reached: the data is passing under the head now
+	}
+	return s + w/d.rpm
+}
