@@ -1,0 +1,68 @@
+package raidsim_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func experiment(t *testing.T, preset string, w trace.Workload) raidsim.Experiment {
+	t.Helper()
+	p, err := disk.Preset(preset)
+	require.NoError(t, err)
+	return raidsim.Experiment{Drive: p, Workload: w, Seed: 1}
+}
+
+func TestExperimentReportAddsUp(t *testing.T) {
+	x := experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRW, RWMixRead: 70, BS: 8192, IODepth: 4, NumIOs: 1000})
+	rep, err := x.Run()
+	require.NoError(t, err)
+	assert.EqualValues(t, 1000, rep.All.IOs)
+	assert.Equal(t, rep.All.IOs, rep.Read.IOs+rep.Write.IOs)
+	assert.EqualValues(t, 1000*8192, rep.All.Bytes)
+	assert.InDelta(t, 0.7, float64(rep.Read.IOs)/1000, 0.05, "rwmixread 70")
+	assert.InDelta(t, float64(rep.All.IOs)/rep.SimSeconds, rep.All.IOPS, rep.All.IOPS*1e-9)
+	require.Len(t, rep.Disks, 1)
+	d := rep.Disks[0]
+	assert.Equal(t, "deskstar-7k500", d.Model)
+	assert.EqualValues(t, 1000, d.IOs)
+	assert.Greater(t, d.Utilization, 0.5)
+	assert.LessOrEqual(t, d.Utilization, 1.0)
+	assert.Equal(t, 70, rep.Workload.RWMixRead)
+}
+
+func TestExperimentIsDeterministic(t *testing.T) {
+	x := experiment(t, "travelstar-7k500", trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 8, NumIOs: 500})
+	render := func(x raidsim.Experiment) string {
+		rep, err := x.Run()
+		require.NoError(t, err)
+		var b bytes.Buffer
+		require.NoError(t, rep.WriteJSON(&b))
+		return b.String()
+	}
+	a, b := render(x), render(x)
+	x.Seed = 2
+	c := render(x)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, c)
+}
+
+func TestExperimentReportsEveryProblem(t *testing.T) {
+	x := experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRead, BS: 3000, IODepth: 1, NumIOs: 10})
+	x.Drive.RPM = 0
+	_, err := x.Run()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "RPM")
+
+	x = experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRead, BS: 3000, RWMixRead: 150, IODepth: 1, NumIOs: 10})
+	_, err = x.Run()
+	require.Error(t, err)
+	msg := err.Error()
+	assert.True(t, strings.Contains(msg, "BS") && strings.Contains(msg, "3000"), msg)
+}
