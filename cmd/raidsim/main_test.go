@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runCLI runs the command with args and returns its exit status and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestDemoGolden(t *testing.T) {
+	code, out, errOut := runCLI(t)
+	require.Equal(t, 0, code, errOut)
+	for _, row := range demoRows {
+		assert.Contains(t, out, row.label)
+	}
+	simtest.Golden(t, "demo.txt", []byte(out))
+}
+
+func TestDrivesListsEveryPreset(t *testing.T) {
+	code, out, errOut := runCLI(t, "drives")
+	require.Equal(t, 0, code, errOut)
+	for _, name := range disk.PresetNames() {
+		assert.Contains(t, out, name)
+	}
+
+	code, out, errOut = runCLI(t, "drives", "--json")
+	require.Equal(t, 0, code, errOut)
+	var figs []driveFigures
+	require.NoError(t, json.Unmarshal([]byte(out), &figs))
+	require.Len(t, figs, len(disk.PresetNames()))
+	for _, f := range figs {
+		assert.Positive(t, f.CapacityBytes, f.Name)
+		assert.InDelta(t, 30000.0/float64(f.RPM), f.MeanRotationalLatencyMS, 0.01, "%s: half a revolution", f.Name)
+		assert.Greater(t, f.OuterMediaMBps, f.InnerMediaMBps, "%s: outer zones are faster", f.Name)
+		assert.Less(t, f.OuterSustainedMBps, f.InterfaceMBps, "%s: media slower than the bus", f.Name)
+	}
+}
+
+func TestRunJSONHasTheReportFields(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--rw", "randrw", "--ios", "300", "--iodepth", "4", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	for _, op := range []string{"read", "write", "all"} {
+		obj, ok := rep[op].(map[string]any)
+		require.True(t, ok, "report has object %q", op)
+		for _, k := range []string{"ios", "bytes", "iops", "mb_per_s"} {
+			assert.Contains(t, obj, k, "%s.%s", op, k)
+		}
+		lat, ok := obj["latency_ms"].(map[string]any)
+		require.True(t, ok, "%s.latency_ms", op)
+		for _, k := range []string{"mean", "p50", "p95", "p99", "max"} {
+			assert.Contains(t, lat, k, "%s.latency_ms.%s", op, k)
+		}
+	}
+	assert.Contains(t, rep, "sim_seconds")
+	all := rep["all"].(map[string]any)
+	assert.EqualValues(t, 300, all["ios"])
+	read, write := rep["read"].(map[string]any), rep["write"].(map[string]any)
+	assert.EqualValues(t, 300, read["ios"].(float64)+write["ios"].(float64))
+	assert.Positive(t, rep["sim_seconds"])
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	args := []string{"run", "--rw", "randwrite", "--ios", "400", "--iodepth", "8", "--json"}
+	_, a, _ := runCLI(t, append(args, "--seed", "7")...)
+	_, b, _ := runCLI(t, append(args, "--seed", "7")...)
+	_, c, _ := runCLI(t, append(args, "--seed", "8")...)
+	require.NotEmpty(t, a)
+	assert.Equal(t, a, b, "same seed, byte-identical report")
+	assert.NotEqual(t, a, c, "another seed, another report")
+}
+
+func TestRunTextReport(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--drive", "deskstar-7k500", "--rw", "read", "--bs", "64KiB", "--ios", "200")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "drive deskstar-7k500")
+	assert.Contains(t, out, "read ")
+	assert.Contains(t, out, "utilization")
+}
+
+func TestBadInputGetsClearErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"run", "--bs", "3000"}, 1, "3000"},
+		{[]string{"run", "--bs", "four"}, 2, "four"},
+		{[]string{"run", "--drive", "floppy"}, 1, "floppy"},
+		{[]string{"run", "--write-cache", "maybe"}, 1, "--write-cache"},
+		{[]string{"run", "--scheduler", "elevator"}, 1, "elevator"},
+		{[]string{"run", "--rw", "sideways"}, 1, "sideways"},
+		{[]string{"run", "--iodepth", "0"}, 1, "--iodepth"},
+		{[]string{"run", "--ios", "-5"}, 1, "--ios"},
+		{[]string{"run", "--ncq", "64"}, 1, "64"},
+		{[]string{"run", "--offset", "10TiB"}, 1, "outside"},
+		{[]string{"run", "--random_distribution", "zipf:-1"}, 1, "zipf"},
+		{[]string{"run", "stray"}, 1, "stray"},
+		{[]string{"drives", "extra"}, 1, "extra"},
+		{[]string{"demo", "x"}, 1, "no arguments"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, c.args...)
+			assert.Equal(t, c.code, code, "stdout: %s\nstderr: %s", out, errOut)
+			assert.Contains(t, errOut, c.want)
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "raidsim drives")
+	code, _, errOut := runCLI(t, "run", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, errOut, "-write-cache")
+}

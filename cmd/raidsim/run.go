@@ -1,0 +1,166 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// sizeFlag is a byte count given as 4KiB, 4k, 1MiB or 512.
+type sizeFlag struct{ v *int64 }
+
+func (s sizeFlag) String() string {
+	if s.v == nil {
+		return "0"
+	}
+	return trace.FormatSize(*s.v)
+}
+
+func (s sizeFlag) Set(text string) error {
+	n, err := trace.ParseSize(text)
+	if err != nil {
+		return err
+	}
+	*s.v = n
+	return nil
+}
+
+// runOptions are the flags of `raidsim run`.
+type runOptions struct {
+	drive, writeCache, scheduler string
+	ncq                          int
+	rw, bssplit, dist            string
+	rwmixread, iodepth           int
+	bs, offset, size             int64
+	ios                          int64
+	seed                         uint64
+	json                         bool
+}
+
+func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("raidsim run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: raidsim run [flags]\n\nRuns one fio-style workload on one simulated drive and prints its report.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.drive, "drive", "travelstar-7k500", "drive preset ("+strings.Join(disk.PresetNames(), ", ")+")")
+	fs.StringVar(&o.writeCache, "write-cache", "on", "the drive's write cache: on (as drives ship) or off")
+	fs.StringVar(&o.scheduler, "scheduler", "satf", "the drive's queue scheduler: fcfs, sstf, clook or satf")
+	fs.IntVar(&o.ncq, "ncq", 32, "the drive's tagged queue depth, 1 to 32")
+	fs.StringVar(&o.rw, "rw", "randread", "access pattern: read, write, randread, randwrite, rw, randrw")
+	fs.IntVar(&o.rwmixread, "rwmixread", 50, "percent reads for rw and randrw")
+	o.bs = 4096
+	fs.Var(sizeFlag{&o.bs}, "bs", "block size, e.g. 4KiB, 64k, 1MiB")
+	fs.StringVar(&o.bssplit, "bssplit", "", "block size mix, e.g. 4k/70:64k/30 (overrides --bs)")
+	fs.IntVar(&o.iodepth, "iodepth", 1, "requests kept outstanding by the host")
+	fs.Int64Var(&o.ios, "ios", 1000, "number of requests")
+	fs.Var(sizeFlag{&o.offset}, "offset", "start of the region, in bytes (e.g. 10GiB)")
+	fs.Var(sizeFlag{&o.size}, "size", "length of the region; 0 means to the end of the drive")
+	fs.StringVar(&o.dist, "random_distribution", "uniform", "random offsets: uniform, zipf:THETA, pareto:H, normal:PCT")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random stream; the same seed gives the same report")
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	return fs
+}
+
+// experiment turns the flags into an Experiment, reporting every bad flag.
+func (o *runOptions) experiment() (raidsim.Experiment, error) {
+	var errs []string
+	p, err := disk.Preset(o.drive)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	switch o.writeCache {
+	case "on":
+		p.WriteCache = true
+	case "off":
+		p.WriteCache = false
+	default:
+		errs = append(errs, fmt.Sprintf("--write-cache: want on or off, got %q", o.writeCache))
+	}
+	if s, err := disk.ParseScheduler(o.scheduler); err != nil {
+		errs = append(errs, "--scheduler: "+err.Error())
+	} else {
+		p.Scheduler = s
+	}
+	p.QueueDepth = o.ncq
+	w := trace.Workload{RWMixRead: o.rwmixread, BS: o.bs, IODepth: o.iodepth,
+		Offset: o.offset, Size: o.size, NumIOs: o.ios}
+	if w.RW, err = trace.ParseRW(o.rw); err != nil {
+		errs = append(errs, "--rw: "+err.Error())
+	}
+	if o.bssplit != "" {
+		if w.BSSplit, err = trace.ParseBSSplit(o.bssplit); err != nil {
+			errs = append(errs, "--bssplit: "+err.Error())
+		}
+	}
+	if w.RandomDistribution, err = trace.ParseDistribution(o.dist); err != nil {
+		errs = append(errs, "--random_distribution: "+err.Error())
+	}
+	if o.ios <= 0 {
+		errs = append(errs, fmt.Sprintf("--ios: must be positive, got %d", o.ios))
+	}
+	if o.iodepth <= 0 {
+		errs = append(errs, fmt.Sprintf("--iodepth: must be positive, got %d", o.iodepth))
+	}
+	if len(errs) > 0 {
+		return raidsim.Experiment{}, fmt.Errorf("%s", strings.Join(errs, "\n  "))
+	}
+	return raidsim.Experiment{Drive: p, Workload: w, Seed: o.seed}, nil
+}
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	var o runOptions
+	fs := runFlags(&o, stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	}
+	x, err := o.experiment()
+	if err != nil {
+		return err
+	}
+	rep, err := x.Run()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return rep.WriteJSON(stdout)
+	}
+	return writeRunText(stdout, &x, rep)
+}
+
+// writeRunText prints a run's report for people.
+func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error {
+	wl := rep.Workload
+	d := rep.Disks[0]
+	wc := "off"
+	if d.WriteCache {
+		wc = "on"
+	}
+	fmt.Fprintf(w, "drive %s (write cache %s, %s, NCQ depth %d); workload rw=%s bs=%s iodepth=%d ios=%d seed=%d\n\n",
+		d.Model, wc, d.Scheduler, d.QueueDepth, wl.RW, trace.FormatSize(wl.BS), wl.IODepth, wl.IOs, wl.Seed)
+	if err := rep.Summary.WriteText(w); err != nil {
+		return err
+	}
+	t := metrics.Table{
+		Title:  "\nDrive",
+		Header: []string{"disk", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
+	}
+	t.AddRow(d.Name, metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
+		metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
+		fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
+	return t.WriteText(w)
+}
+
+// ms converts a duration to float milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
