@@ -9,7 +9,7 @@ import (
 
 // Every preset ships as drives do: write cache on, queue depth 32, SATF
 // scheduling (what NCQ firmware does), 16 read segments, read-ahead
-// filling the segment. Facts come from /work/shared/DRIVES.md (the
+// filling the segment. Facts come from shared/DRIVES.md beside the repository (the
 // project's calibration notes, which cite the vendors' data sheets) and
 // the measured tables of seeds 003 and 004; what is inferred is said so.
 // Figures in MB/s are 10^6 bytes per second.

@@ -5,34 +5,19 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/simtest"
 	"github.com/raidsim/raidsim/trace"
 )
 
-// fixedDevice serves every request in exactly 100µs, however many are
-// outstanding: the simplest possible sim.Device.
-type fixedDevice struct {
-	eng *sim.Engine
-}
-
-func (d *fixedDevice) Capacity() int64 { return 1 << 30 }
-func (d *fixedDevice) SectorSize() int { return 512 }
-func (d *fixedDevice) HandleEvent(now sim.Time, arg any) {
-	r := arg.(*sim.Request)
-	r.Completed = now
-	r.Done(r)
-}
-func (d *fixedDevice) Submit(r *sim.Request) error {
-	if err := sim.CheckRequest(r, d.Capacity(), d.SectorSize()); err != nil {
-		return err
-	}
-	r.Issued = d.eng.Now()
-	d.eng.After(100*time.Microsecond, d, r)
-	return nil
-}
-
 func Example() {
 	eng := sim.NewEngine(1)
-	dev := &fixedDevice{eng: eng}
+	// An in-memory device that serves every read in exactly 100µs,
+	// however many are outstanding.
+	dev, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 30, ReadLatency: 100 * time.Microsecond})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	w := trace.DefaultWorkload()
 	w.RW = trace.RWRandRead
