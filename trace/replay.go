@@ -101,8 +101,8 @@ const observerName = "trace"
 // Requests are taken from a free list and reused, their Done callbacks
 // bound once, so after warm-up Replay allocates nothing per record.
 func Replay(eng *sim.Engine, dev sim.Device, src Reader, opt ReplayOptions) (ReplayResult, error) {
-	if opt.IODepth < 0 {
-		return ReplayResult{}, fmt.Errorf("trace: ReplayOptions.IODepth: %d is negative", opt.IODepth)
+	if opt.IODepth < 0 || opt.IODepth > MaxIODepth {
+		return ReplayResult{}, fmt.Errorf("trace: ReplayOptions.IODepth: %d is outside 0..%d", opt.IODepth, MaxIODepth)
 	}
 	if opt.IODepth == 0 {
 		opt.IODepth = 1

@@ -258,7 +258,7 @@ func TestReplayErrors(t *testing.T) {
 	t.Run("bad options", func(t *testing.T) {
 		eng := sim.NewEngine(1)
 		dev := &fakeDev{eng: eng}
-		for _, opt := range []ReplayOptions{{IODepth: -1}, {Speed: -2}, {Mode: 9}, {Mode: OpenLoop, Speed: nan()}} {
+		for _, opt := range []ReplayOptions{{IODepth: -1}, {IODepth: MaxIODepth + 1}, {Speed: -2}, {Mode: 9}, {Mode: OpenLoop, Speed: nan()}} {
 			if _, err := Replay(eng, dev, NewSliceReader(nil), opt); err == nil || !strings.Contains(err.Error(), "trace: ReplayOptions.") {
 				t.Errorf("Replay with %+v: %v", opt, err)
 			}

@@ -55,6 +55,11 @@ type Workload struct {
 	NoScatter bool
 }
 
+// MaxIODepth is the largest IODepth a Workload or a closed-loop Replay
+// accepts: replay keeps one request per slot, so the bound keeps a typo
+// from allocating gigabytes.
+const MaxIODepth = 65536
+
 // DefaultWorkload returns fio's defaults: sequential 4 KiB reads at
 // iodepth 1 over the whole device, uniform random offsets, and a 50% read
 // mix should RW be changed to a mixed pattern.
@@ -138,8 +143,8 @@ func (w Workload) Validate(capacity int64, sectorSize int) error {
 			bad("BSSplit", "percents sum to %g, not 100", sum)
 		}
 	}
-	if w.IODepth < 1 {
-		bad("IODepth", "%d is less than 1", w.IODepth)
+	if w.IODepth < 1 || w.IODepth > MaxIODepth {
+		bad("IODepth", "%d is outside 1..%d", w.IODepth, MaxIODepth)
 	}
 	regionOK := true
 	if w.Offset < 0 || (capacity > 0 && w.Offset >= capacity) {

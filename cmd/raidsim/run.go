@@ -90,7 +90,13 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 	} else {
 		p.Scheduler = s
 	}
+	if o.ncq < 1 || o.ncq > disk.MaxQueueDepth {
+		errs = append(errs, fmt.Sprintf("--ncq: want 1 to %d, got %d", disk.MaxQueueDepth, o.ncq))
+	}
 	p.QueueDepth = o.ncq
+	if o.bs <= 0 && o.bssplit == "" {
+		errs = append(errs, fmt.Sprintf("--bs: must be positive, got %d", o.bs))
+	}
 	w := trace.Workload{RWMixRead: o.rwmixread, BS: o.bs, IODepth: o.iodepth,
 		Offset: o.offset, Size: o.size, NumIOs: o.ios}
 	if w.RW, err = trace.ParseRW(o.rw); err != nil {
