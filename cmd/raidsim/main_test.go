@@ -115,6 +115,8 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{[]string{"run", "--random_distribution", "zipf:-1"}, 1, "zipf"},
 		{[]string{"run", "stray"}, 1, "stray"},
 		{[]string{"drives", "extra"}, 1, "extra"},
+		{[]string{"run", "--timeline", "3", "--json"}, 1, "--timeline"},
+		{[]string{"run", "--timeline", "-1"}, 1, "--timeline"},
 		{[]string{"demo", "x"}, 1, "no arguments"},
 	}
 	for _, c := range cases {
@@ -124,6 +126,18 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 			assert.Contains(t, errOut, c.want)
 		})
 	}
+}
+
+func TestRunTimeline(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--ios", "20", "--iodepth", "4", "--timeline", "3")
+	require.Equal(t, 0, code, errOut)
+	i := strings.Index(out, "Request timeline")
+	require.Positive(t, i, out)
+	table := out[i:]
+	for _, col := range []string{"queue", "seek", "rotate", "media", "bus", "latency"} {
+		assert.Contains(t, table, col)
+	}
+	assert.Equal(t, 3, strings.Count(table, "read 4096@"), "three requests")
 }
 
 func TestHelp(t *testing.T) {

@@ -42,6 +42,7 @@ type runOptions struct {
 	ios                          int64
 	seed                         uint64
 	json                         bool
+	timeline                     int
 }
 
 func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
@@ -67,6 +68,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.dist, "random_distribution", "uniform", "random offsets: uniform, zipf:THETA, pareto:H, normal:PCT")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random stream; the same seed gives the same report")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	fs.IntVar(&o.timeline, "timeline", 0, "also print the life of the first N requests, phase by phase (text only)")
 	return fs
 }
 
@@ -116,6 +118,12 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 	if o.iodepth <= 0 {
 		errs = append(errs, fmt.Sprintf("--iodepth: must be positive, got %d", o.iodepth))
 	}
+	if o.timeline < 0 || o.timeline > maxTimeline {
+		errs = append(errs, fmt.Sprintf("--timeline: want 0 to %d requests, got %d", maxTimeline, o.timeline))
+	}
+	if o.timeline > 0 && o.json {
+		errs = append(errs, "--timeline prints a table: drop --json or --timeline")
+	}
 	if len(errs) > 0 {
 		return raidsim.Experiment{}, fmt.Errorf("%s", strings.Join(errs, "\n  "))
 	}
@@ -135,6 +143,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var tl *raidsim.Timeline
+	if o.timeline > 0 {
+		tl = raidsim.NewTimeline(o.timeline)
+		x.Observer = tl.Observer()
+	}
 	rep, err := x.Run()
 	if err != nil {
 		return err
@@ -142,8 +155,19 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if o.json {
 		return rep.WriteJSON(stdout)
 	}
-	return writeRunText(stdout, &x, rep)
+	if err := writeRunText(stdout, &x, rep); err != nil {
+		return err
+	}
+	if tl == nil {
+		return nil
+	}
+	fmt.Fprintln(stdout)
+	t := tl.Table()
+	return t.WriteText(stdout)
 }
+
+// maxTimeline bounds --timeline: a timeline is for reading, not storage.
+const maxTimeline = 10000
 
 // writeRunText prints a run's report for people.
 func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error {

@@ -1,0 +1,40 @@
+package raidsim_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTimelineAccountsForEveryRead: at queue depth 1 a random read's
+// latency is its overhead, seek, rotational wait and media transfer, with
+// at most the bus transfer on top (the bus overlaps the media).
+func TestTimelineAccountsForEveryRead(t *testing.T) {
+	x := experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRead, BS: 4096, IODepth: 1, NumIOs: 50})
+	tl := raidsim.NewTimeline(10)
+	x.Observer = tl.Observer()
+	_, err := x.Run()
+	require.NoError(t, err)
+	require.Len(t, tl.Entries, 10, "only the first Limit requests are kept")
+	for i, e := range tl.Entries {
+		assert.EqualValues(t, i+1, e.ID, "in submission order")
+		assert.Equal(t, sim.Read, e.Op)
+		lat := e.Completed.Sub(e.Submitted)
+		p := e.Phases
+		service := p[sim.PhaseOverhead] + p[sim.PhaseSeek] + p[sim.PhaseRotate] + p[sim.PhaseMedia]
+		assert.Zero(t, p[sim.PhaseQueue], "#%d: nothing queues at depth 1", e.ID)
+		assert.Positive(t, p[sim.PhaseSeek], "#%d: a random read seeks", e.ID)
+		assert.LessOrEqual(t, service, lat, "#%d", e.ID)
+		assert.LessOrEqual(t, lat, service+p[sim.PhaseBus], "#%d", e.ID)
+	}
+	tb := tl.Table()
+	var b bytes.Buffer
+	require.NoError(t, tb.WriteText(&b))
+	assert.Contains(t, b.String(), "rotate")
+	assert.Len(t, tb.Rows, 10)
+}
