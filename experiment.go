@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
@@ -40,36 +41,67 @@ type Report struct {
 	Disks []DiskReport `json:"disks"`
 }
 
-// WorkloadInfo describes the workload of a report in fio's terms.
+// WorkloadInfo describes the workload of a report in fio's terms, so a
+// report says what produced it.
 type WorkloadInfo struct {
-	RW           string `json:"rw"`
-	RWMixRead    int    `json:"rwmixread,omitempty"`
-	BS           int64  `json:"bs"`
-	IODepth      int    `json:"iodepth"`
-	Offset       int64  `json:"offset"`
-	Size         int64  `json:"size"`
-	IOs          int64  `json:"ios"`
+	// RW is the access pattern (fio rw), e.g. "randread".
+	RW string `json:"rw"`
+	// RWMixRead is the percentage of reads of a mixed pattern.
+	RWMixRead int `json:"rwmixread,omitempty"`
+	// BS is the block size in bytes (0 when a bssplit was used).
+	BS int64 `json:"bs"`
+	// BSSplit is the block size mix (fio bssplit), e.g. "4KiB/70:64KiB/30".
+	BSSplit string `json:"bssplit,omitempty"`
+	// IODepth is the number of requests kept outstanding.
+	IODepth int `json:"iodepth"`
+	// Offset and Size bound the region addressed, in bytes; Size 0 means
+	// to the end of the device.
+	Offset int64 `json:"offset"`
+	Size   int64 `json:"size"`
+	// IOs is the number of requests issued.
+	IOs int64 `json:"ios"`
+	// Distribution is the random_distribution, e.g. "uniform", "zipf:1.2".
 	Distribution string `json:"random_distribution"`
-	Seed         uint64 `json:"seed"`
+	// Seed is the run seed.
+	Seed uint64 `json:"seed"`
 }
 
 // DiskReport is one drive's share of a run.
 type DiskReport struct {
-	Name             string  `json:"name"`
-	Model            string  `json:"model"`
-	WriteCache       bool    `json:"write_cache"`
-	Scheduler        string  `json:"scheduler"`
-	QueueDepth       int     `json:"queue_depth"`
-	IOs              int64   `json:"ios"`
-	Utilization      float64 `json:"utilization"`
-	Seeks            int64   `json:"seeks"`
-	MeanSeekCyls     float64 `json:"mean_seek_cylinders"`
-	ReadHits         int64   `json:"buffer_read_hits"`
-	WriteCacheHits   int64   `json:"write_cache_hits"`
-	Destages         int64   `json:"destages"`
-	DirtyBytesPeak   int64   `json:"dirty_bytes_peak"`
-	MeanQueueLength  float64 `json:"mean_queue_length"`
-	DirtyBytesAtExit int64   `json:"dirty_bytes_at_end"`
+	// Name is the drive's name in the stack ("disk0").
+	Name string `json:"name"`
+	// Model is the drive model (disk.Params.Name).
+	Model string `json:"model"`
+	// WriteCache reports whether the drive's write cache was on.
+	WriteCache bool `json:"write_cache"`
+	// Scheduler is the drive's queue scheduler.
+	Scheduler string `json:"scheduler"`
+	// QueueDepth is the drive's tagged queue depth.
+	QueueDepth int `json:"queue_depth"`
+	// IOs counts the requests the drive completed, flushes included.
+	IOs int64 `json:"ios"`
+	// Utilization is the fraction of the run the drive was busy, 0..1.
+	Utilization float64 `json:"utilization"`
+	// Seeks counts arm movements and MeanSeekCyls their mean distance in
+	// cylinders.
+	Seeks        int64   `json:"seeks"`
+	MeanSeekCyls float64 `json:"mean_seek_cylinders"`
+	// ReadHits counts reads served from the drive's buffer.
+	ReadHits int64 `json:"buffer_read_hits"`
+	// WriteCacheHits counts writes acknowledged from the write cache.
+	WriteCacheHits int64 `json:"write_cache_hits"`
+	// Destages counts background writes of cached data to the platters.
+	Destages int64 `json:"destages"`
+	// DirtyBytesPeak is the most acknowledged-but-unwritten data held at
+	// once, in bytes.
+	DirtyBytesPeak int64 `json:"dirty_bytes_peak"`
+	// MeanQueueLength is the time-weighted mean number of requests in the
+	// drive.
+	MeanQueueLength float64 `json:"mean_queue_length"`
+	// DirtyBytesAtExit is the data, in bytes, acknowledged to the host but
+	// only in the drive's volatile cache when the last request completed:
+	// what a power failure at that instant would lose.
+	DirtyBytesAtExit int64 `json:"dirty_bytes_at_end"`
 }
 
 // Run simulates the experiment to completion and returns its report.
@@ -126,6 +158,13 @@ func (x Experiment) Run() (*Report, error) {
 	}
 	if w.RW.Mixed() {
 		rep.Workload.RWMixRead = w.RWMixRead
+	}
+	if len(w.BSSplit) > 0 {
+		parts := make([]string, len(w.BSSplit))
+		for i, e := range w.BSSplit {
+			parts[i] = fmt.Sprintf("%s/%g", trace.FormatSize(e.Size), e.Percent)
+		}
+		rep.Workload.BS, rep.Workload.BSSplit = 0, strings.Join(parts, ":")
 	}
 	return rep, nil
 }

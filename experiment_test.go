@@ -37,6 +37,18 @@ func TestExperimentReportAddsUp(t *testing.T) {
 	assert.Equal(t, 70, rep.Workload.RWMixRead)
 }
 
+func TestExperimentReportsBSSplit(t *testing.T) {
+	split, err := trace.ParseBSSplit("4k/70:64k/30")
+	require.NoError(t, err)
+	x := experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRead, BS: 4096, BSSplit: split, IODepth: 1, NumIOs: 400})
+	rep, err := x.Run()
+	require.NoError(t, err)
+	assert.Equal(t, "4KiB/70:64KiB/30", rep.Workload.BSSplit)
+	assert.Zero(t, rep.Workload.BS, "bs is not what ran")
+	mean := float64(rep.All.Bytes) / float64(rep.All.IOs)
+	assert.InDelta(t, 0.7*4096+0.3*65536, mean, 3000, "mean request size follows the split")
+}
+
 func TestExperimentIsDeterministic(t *testing.T) {
 	x := experiment(t, "travelstar-7k500", trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 8, NumIOs: 500})
 	render := func(x raidsim.Experiment) string {

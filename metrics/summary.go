@@ -45,7 +45,9 @@ type OpSummary struct {
 // is deterministic: the same recorder and elapsed time give byte-identical
 // JSON.
 type Summary struct {
-	Read  OpSummary `json:"read"`
+	// Read covers read requests.
+	Read OpSummary `json:"read"`
+	// Write covers write requests.
 	Write OpSummary `json:"write"`
 	// All covers reads and writes together; flushes are not included.
 	All OpSummary `json:"all"`

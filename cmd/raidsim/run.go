@@ -177,8 +177,12 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 	if d.WriteCache {
 		wc = "on"
 	}
-	fmt.Fprintf(w, "drive %s (write cache %s, %s, NCQ depth %d); workload rw=%s bs=%s iodepth=%d ios=%d seed=%d\n\n",
-		d.Model, wc, d.Scheduler, d.QueueDepth, wl.RW, trace.FormatSize(wl.BS), wl.IODepth, wl.IOs, wl.Seed)
+	bs := "bs=" + trace.FormatSize(wl.BS)
+	if wl.BSSplit != "" {
+		bs = "bssplit=" + wl.BSSplit
+	}
+	fmt.Fprintf(w, "drive %s (write cache %s, %s, NCQ depth %d); workload rw=%s %s iodepth=%d ios=%d seed=%d\n\n",
+		d.Model, wc, d.Scheduler, d.QueueDepth, wl.RW, bs, wl.IODepth, wl.IOs, wl.Seed)
 	if err := rep.Summary.WriteText(w); err != nil {
 		return err
 	}
