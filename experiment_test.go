@@ -7,6 +7,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/trace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,4 +78,42 @@ func TestExperimentReportsEveryProblem(t *testing.T) {
 	require.Error(t, err)
 	msg := err.Error()
 	assert.True(t, strings.Contains(msg, "BS") && strings.Contains(msg, "3000"), msg)
+}
+
+func TestExperimentOnRAID(t *testing.T) {
+	x := experiment(t, "deskstar-7k160", trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 8, NumIOs: 600})
+	x.RAID = &raid.Config{Level: raid.RAID5}
+	x.Disks = 5
+	rep, err := x.Run()
+	require.NoError(t, err)
+	require.NotNil(t, rep.RAID)
+	assert.Equal(t, "RAID 5", rep.RAID.Level)
+	assert.Equal(t, 5, rep.RAID.Members)
+	assert.EqualValues(t, 600, rep.RAID.RMWWrites, "5 members: every small write is read-modify-write")
+	require.Len(t, rep.Disks, 5)
+	var ios int64
+	for _, d := range rep.Disks {
+		ios += d.IOs
+	}
+	assert.EqualValues(t, 4*600, ios, "2 reads + 2 writes per small write")
+}
+
+func TestExperimentRejectsImpossibleStacks(t *testing.T) {
+	x := experiment(t, "deskstar-7k160", trace.Workload{RW: trace.RWRandRead, NumIOs: 10})
+	x.Disks = 3
+	_, err := x.Run()
+	require.ErrorContains(t, err, "need a RAID level")
+
+	x.Disks = 0
+	x.Failures = []raid.Failure{{Member: 0}}
+	_, err = x.Run()
+	require.ErrorContains(t, err, "needs a RAID array")
+
+	x.Failures = nil
+	x.RAID = &raid.Config{Level: raid.RAID5, StripeUnit: 1000}
+	x.Disks = 2
+	_, err = x.Run()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "at least 3 members")
+	assert.Contains(t, err.Error(), "1000")
 }

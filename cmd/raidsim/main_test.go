@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,6 +116,15 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{[]string{"run", "--random_distribution", "zipf:-1"}, 1, "zipf"},
 		{[]string{"run", "stray"}, 1, "stray"},
 		{[]string{"drives", "extra"}, 1, "extra"},
+		{[]string{"run", "--raid", "7"}, 1, "--raid"},
+		{[]string{"run", "--raid", "5", "--disks", "2"}, 1, "RAID 5 needs at least 3 members, got 2"},
+		{[]string{"run", "--raid", "0", "--stripe", "3000"}, 1, "3000"},
+		{[]string{"run", "--raid", "5", "--layout", "diagonal"}, 1, "--layout"},
+		{[]string{"run", "--raid", "5", "--raid5-write", "maybe"}, 1, "--raid5-write"},
+		{[]string{"run", "--raid", "5", "--fail-disk", "one@1s"}, 2, "one@1s"},
+		{[]string{"run", "--raid", "5", "--disks", "4", "--fail-disk", "9@1s"}, 1, "9"},
+		{[]string{"run", "--disks", "3"}, 1, "need --raid"},
+		{[]string{"run", "--raid", "0", "--disks", "100000"}, 1, "Disks"},
 		{[]string{"run", "--timeline", "3", "--json"}, 1, "--timeline"},
 		{[]string{"run", "--timeline", "-1"}, 1, "--timeline"},
 		{[]string{"demo", "x"}, 1, "no arguments"},
@@ -138,6 +148,46 @@ func TestRunTimeline(t *testing.T) {
 		assert.Contains(t, table, col)
 	}
 	assert.Equal(t, 3, strings.Count(table, "read 4096@"), "three requests")
+}
+
+func TestRunRAIDWithFailures(t *testing.T) {
+	base := []string{"run", "--drive", "deskstar-7k160", "--raid", "5", "--disks", "4", "--rw", "randrw",
+		"--ios", "1500", "--iodepth", "8", "--json"}
+	code, out, errOut := runCLI(t, append(base, "--fail-disk", "1@1s")...)
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Failed int64 `json:"failed_requests"`
+		All    struct {
+			IOs int64 `json:"ios"`
+		} `json:"all"`
+		RAID  map[string]any `json:"raid"`
+		Disks []struct {
+			Name        string   `json:"name"`
+			Utilization *float64 `json:"utilization"`
+			IOs         *int64   `json:"ios"`
+		} `json:"disks"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	for _, k := range []string{"full_stripe_writes", "rmw_writes", "rcw_writes", "preread_bytes", "degraded_reads"} {
+		assert.Contains(t, rep.RAID, k)
+	}
+	assert.Positive(t, rep.RAID["degraded_reads"], "reads of member 1 are reconstructed")
+	assert.Equal(t, []any{1.0}, rep.RAID["failed_members"])
+	assert.Zero(t, rep.Failed, "one failure loses nothing")
+	assert.EqualValues(t, 1500, rep.All.IOs)
+	require.Len(t, rep.Disks, 4)
+	for i, d := range rep.Disks {
+		assert.Equal(t, fmt.Sprintf("disk%d", i), d.Name)
+		require.NotNil(t, d.Utilization)
+		require.NotNil(t, d.IOs)
+	}
+
+	// A second failure kills the requests that need both members, with a
+	// clear error, and the run still ends with a report.
+	code, out, errOut = runCLI(t, append(base[:len(base)-1], "--fail-disk", "1@1s", "--fail-disk", "2@2s")...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "failed requests:")
+	assert.Contains(t, out, "data lost")
 }
 
 func TestHelp(t *testing.T) {

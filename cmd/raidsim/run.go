@@ -10,6 +10,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -43,6 +44,30 @@ type runOptions struct {
 	seed                         uint64
 	json                         bool
 	timeline                     int
+	raidLevel, layout, r5write   string
+	disks                        int
+	stripe                       int64
+	failures                     failureFlag
+}
+
+// failureFlag collects --fail-disk I@TIME flags.
+type failureFlag []raid.Failure
+
+func (f *failureFlag) String() string {
+	parts := make([]string, len(*f))
+	for i, x := range *f {
+		parts[i] = x.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *failureFlag) Set(text string) error {
+	x, err := raid.ParseFailure(text)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, x)
+	return nil
 }
 
 func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
@@ -67,6 +92,12 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.Var(sizeFlag{&o.size}, "size", "length of the region; 0 means to the end of the drive")
 	fs.StringVar(&o.dist, "random_distribution", "uniform", "random offsets: uniform, zipf:THETA, pareto:H, normal:PCT")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random stream; the same seed gives the same report")
+	fs.StringVar(&o.raidLevel, "raid", "", "RAID level over the drives: 0, 1, 5 or 10 (default: one drive, no RAID)")
+	fs.IntVar(&o.disks, "disks", 0, "number of drives in the array (default: the fewest the level needs)")
+	fs.Var(sizeFlag{&o.stripe}, "stripe", "stripe unit (chunk) per member, e.g. 128KiB (default 64KiB)")
+	fs.StringVar(&o.layout, "layout", "left-symmetric", "RAID 5 parity layout: left-symmetric, left-asymmetric, right-symmetric, right-asymmetric")
+	fs.StringVar(&o.r5write, "raid5-write", "auto", "RAID 5 small writes: auto (fewest reads, as md), rmw or rcw")
+	fs.Var(&o.failures, "fail-disk", "fail array member I at virtual time T, as I@T (e.g. 1@1s); repeatable")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.IntVar(&o.timeline, "timeline", 0, "also print the life of the first N requests, phase by phase (text only)")
 	return fs
@@ -124,10 +155,31 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 	if o.timeline > 0 && o.json {
 		errs = append(errs, "--timeline prints a table: drop --json or --timeline")
 	}
+	x := raidsim.Experiment{Drive: p, Workload: w, Seed: o.seed, Disks: o.disks, Failures: o.failures}
+	if o.raidLevel != "" {
+		var cfg raid.Config
+		var err error
+		if cfg.Level, err = raid.ParseLevel(o.raidLevel); err != nil {
+			errs = append(errs, "--raid: "+err.Error())
+		}
+		if cfg.Layout, err = raid.ParseLayout(o.layout); err != nil {
+			errs = append(errs, "--layout: "+err.Error())
+		}
+		if cfg.Raid5Write, err = raid.ParseWritePolicy(o.r5write); err != nil {
+			errs = append(errs, "--raid5-write: "+err.Error())
+		}
+		if o.stripe < 0 {
+			errs = append(errs, fmt.Sprintf("--stripe: must be positive, got %d", o.stripe))
+		}
+		cfg.StripeUnit = o.stripe
+		x.RAID = &cfg
+	} else if o.disks > 1 || len(o.failures) > 0 || o.stripe != 0 {
+		errs = append(errs, "--disks, --stripe and --fail-disk need --raid")
+	}
 	if len(errs) > 0 {
 		return raidsim.Experiment{}, fmt.Errorf("%s", strings.Join(errs, "\n  "))
 	}
-	return raidsim.Experiment{Drive: p, Workload: w, Seed: o.seed}, nil
+	return x, nil
 }
 
 func runRun(args []string, stdout, stderr io.Writer) error {
@@ -177,22 +229,49 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 	if d.WriteCache {
 		wc = "on"
 	}
+	stack := fmt.Sprintf("drive %s", d.Model)
+	if r := rep.RAID; r != nil {
+		stack = fmt.Sprintf("%s over %d x %s, stripe unit %s", r.Level, r.Members, d.Model, trace.FormatSize(r.StripeUnit))
+		if r.Layout != "" {
+			stack += ", " + r.Layout
+		}
+	}
 	bs := "bs=" + trace.FormatSize(wl.BS)
 	if wl.BSSplit != "" {
 		bs = "bssplit=" + wl.BSSplit
 	}
-	fmt.Fprintf(w, "drive %s (write cache %s, %s, NCQ depth %d); workload rw=%s %s iodepth=%d ios=%d seed=%d\n\n",
-		d.Model, wc, d.Scheduler, d.QueueDepth, wl.RW, bs, wl.IODepth, wl.IOs, wl.Seed)
+	fmt.Fprintf(w, "%s (drive write cache %s, %s, NCQ depth %d); workload rw=%s %s iodepth=%d ios=%d seed=%d\n\n",
+		stack, wc, d.Scheduler, d.QueueDepth, wl.RW, bs, wl.IODepth, wl.IOs, wl.Seed)
 	if err := rep.Summary.WriteText(w); err != nil {
 		return err
 	}
-	t := metrics.Table{
-		Title:  "\nDrive",
-		Header: []string{"disk", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
+	if rep.Failed > 0 {
+		fmt.Fprintf(w, "failed requests: %d (first: %s)\n", rep.Failed, rep.FirstError)
 	}
-	t.AddRow(d.Name, metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
-		metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
-		fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
+	if r := rep.RAID; r != nil {
+		failed := "none"
+		if len(r.FailedMembers) > 0 {
+			failed = strings.Trim(fmt.Sprint(r.FailedMembers), "[]")
+		}
+		t := metrics.Table{
+			Title:  "\nArray",
+			Header: []string{"full-stripe writes", "rmw writes", "rcw writes", "pre-read", "degraded reads", "failed members"},
+		}
+		t.AddRow(fmt.Sprint(r.FullStripeWrites), fmt.Sprint(r.RMWWrites), fmt.Sprint(r.RCWWrites),
+			trace.FormatSize(r.PrereadBytes), fmt.Sprint(r.DegradedReads), failed)
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+	}
+	t := metrics.Table{
+		Title:  "\nDrives",
+		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
+	}
+	for _, d := range rep.Disks {
+		t.AddRow(d.Name, fmt.Sprint(d.IOs), metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
+			metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
+			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
+	}
 	return t.WriteText(w)
 }
 

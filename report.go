@@ -1,0 +1,188 @@
+package raidsim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// Report is the result of an Experiment. Its JSON form puts the read,
+// write and all summaries, flushes and sim_seconds at the top level, with
+// the workload and per-disk statistics beside them.
+type Report struct {
+	metrics.Summary
+	// Workload echoes what was run.
+	Workload WorkloadInfo `json:"workload"`
+	// Failed counts requests that completed with an error (for example
+	// reads of a RAID 5 array that lost two members); they are left out of
+	// the read, write and all summaries.
+	Failed int64 `json:"failed_requests"`
+	// FirstError is the first of those errors, with its request number.
+	FirstError string `json:"first_error,omitempty"`
+	// RAID reports the array, when the stack has one.
+	RAID *RAIDReport `json:"raid,omitempty"`
+	// Disks holds one entry per drive in the stack.
+	Disks []DiskReport `json:"disks"`
+}
+
+// WorkloadInfo describes the workload of a report in fio's terms, so a
+// report says what produced it.
+type WorkloadInfo struct {
+	// RW is the access pattern (fio rw), e.g. "randread".
+	RW string `json:"rw"`
+	// RWMixRead is the percentage of reads of a mixed pattern.
+	RWMixRead int `json:"rwmixread,omitempty"`
+	// BS is the block size in bytes (0 when a bssplit was used).
+	BS int64 `json:"bs"`
+	// BSSplit is the block size mix (fio bssplit), e.g. "4KiB/70:64KiB/30".
+	BSSplit string `json:"bssplit,omitempty"`
+	// IODepth is the number of requests kept outstanding.
+	IODepth int `json:"iodepth"`
+	// Offset and Size bound the region addressed, in bytes; Size 0 means
+	// to the end of the device.
+	Offset int64 `json:"offset"`
+	Size   int64 `json:"size"`
+	// IOs is the number of requests issued.
+	IOs int64 `json:"ios"`
+	// Distribution is the random_distribution, e.g. "uniform", "zipf:1.2".
+	Distribution string `json:"random_distribution"`
+	// Seed is the run seed.
+	Seed uint64 `json:"seed"`
+}
+
+// DiskReport is one drive's share of a run.
+type DiskReport struct {
+	// Name is the drive's name in the stack ("disk0").
+	Name string `json:"name"`
+	// Model is the drive model (disk.Params.Name).
+	Model string `json:"model"`
+	// WriteCache reports whether the drive's write cache was on.
+	WriteCache bool `json:"write_cache"`
+	// Scheduler is the drive's queue scheduler.
+	Scheduler string `json:"scheduler"`
+	// QueueDepth is the drive's tagged queue depth.
+	QueueDepth int `json:"queue_depth"`
+	// IOs counts the requests the drive completed, flushes included.
+	IOs int64 `json:"ios"`
+	// Utilization is the fraction of the run the drive was busy, 0..1.
+	Utilization float64 `json:"utilization"`
+	// Seeks counts arm movements and MeanSeekCyls their mean distance in
+	// cylinders.
+	Seeks        int64   `json:"seeks"`
+	MeanSeekCyls float64 `json:"mean_seek_cylinders"`
+	// ReadHits counts reads served from the drive's buffer.
+	ReadHits int64 `json:"buffer_read_hits"`
+	// WriteCacheHits counts writes acknowledged from the write cache.
+	WriteCacheHits int64 `json:"write_cache_hits"`
+	// Destages counts background writes of cached data to the platters.
+	Destages int64 `json:"destages"`
+	// DirtyBytesPeak is the most acknowledged-but-unwritten data held at
+	// once, in bytes.
+	DirtyBytesPeak int64 `json:"dirty_bytes_peak"`
+	// MeanQueueLength is the time-weighted mean number of requests in the
+	// drive.
+	MeanQueueLength float64 `json:"mean_queue_length"`
+	// DirtyBytesAtExit is the data, in bytes, acknowledged to the host but
+	// only in the drive's volatile cache when the last request completed:
+	// what a power failure at that instant would lose.
+	DirtyBytesAtExit int64 `json:"dirty_bytes_at_end"`
+}
+
+// RAIDReport is the array's share of a run.
+type RAIDReport struct {
+	// Level is "RAID 0", "RAID 1", "RAID 5" or "RAID 10".
+	Level string `json:"level"`
+	// Members is the number of member drives.
+	Members int `json:"members"`
+	// StripeUnit is the bytes each member holds of one stripe.
+	StripeUnit int64 `json:"stripe_unit"`
+	// Layout is the RAID 5 parity layout (empty for other levels).
+	Layout string `json:"layout,omitempty"`
+	// FullStripeWrites, RMWWrites and RCWWrites count RAID 5 stripe
+	// updates by method: whole stripe (no reads), read-modify-write,
+	// reconstruct-write.
+	FullStripeWrites int64 `json:"full_stripe_writes"`
+	RMWWrites        int64 `json:"rmw_writes"`
+	RCWWrites        int64 `json:"rcw_writes"`
+	// PrereadBytes counts bytes RAID 5 writes read before writing.
+	PrereadBytes int64 `json:"preread_bytes"`
+	// DegradedReads counts reads that reconstructed a failed member's
+	// data from the others.
+	DegradedReads int64 `json:"degraded_reads"`
+	// FailedMembers lists the members failed at the end of the run.
+	FailedMembers []int `json:"failed_members"`
+	// Errors counts array requests that completed with an error.
+	Errors int64 `json:"errors"`
+}
+
+// raidReport summarizes an array's statistics.
+func raidReport(a *raid.Array) *RAIDReport {
+	st := a.Stats()
+	cfg := a.Config()
+	r := &RAIDReport{
+		Level: cfg.Level.String(), Members: len(st.Members), StripeUnit: cfg.StripeUnit,
+		FullStripeWrites: st.FullStripeWrites, RMWWrites: st.RMWWrites, RCWWrites: st.RCWWrites,
+		PrereadBytes: st.PrereadBytes, DegradedReads: st.DegradedReads, Errors: st.Errors,
+		FailedMembers: []int{},
+	}
+	if cfg.Level == raid.RAID5 {
+		r.Layout = cfg.Layout.String()
+	}
+	for _, m := range st.Members {
+		if m.Failed {
+			r.FailedMembers = append(r.FailedMembers, m.Index)
+		}
+	}
+	return r
+}
+
+// diskReport summarizes a drive's statistics.
+func diskReport(d *disk.Drive) DiskReport {
+	p := d.Params()
+	st := d.Stats()
+	return DiskReport{
+		Name: d.Name(), Model: p.Name, WriteCache: p.WriteCache,
+		Scheduler: p.Scheduler.String(), QueueDepth: p.QueueDepth,
+		IOs:         st.Reads + st.Writes + st.Flushes,
+		Utilization: st.Utilization, Seeks: st.Seeks, MeanSeekCyls: st.MeanSeekDistance,
+		ReadHits: st.ReadHits, WriteCacheHits: st.WriteCacheHits, Destages: st.Destages,
+		DirtyBytesPeak: st.DirtyBytesPeak, MeanQueueLength: st.MeanQueueLength,
+		DirtyBytesAtExit: st.DirtyBytes,
+	}
+}
+
+// workloadInfo describes w for a report.
+func workloadInfo(w trace.Workload, ios int64, seed uint64) WorkloadInfo {
+	wi := WorkloadInfo{
+		RW: w.RW.String(), BS: w.BS, IODepth: w.IODepth,
+		Offset: w.Offset, Size: w.Size, IOs: ios,
+		Distribution: w.RandomDistribution.String(), Seed: seed,
+	}
+	if w.RW.Mixed() {
+		wi.RWMixRead = w.RWMixRead
+	}
+	if len(w.BSSplit) > 0 {
+		parts := make([]string, len(w.BSSplit))
+		for i, e := range w.BSSplit {
+			parts[i] = fmt.Sprintf("%s/%g", trace.FormatSize(e.Size), e.Percent)
+		}
+		wi.BS, wi.BSSplit = 0, strings.Join(parts, ":")
+	}
+	return wi
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("raidsim: report: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
