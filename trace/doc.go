@@ -33,6 +33,48 @@
 // permutation (fio scatters them with a hash) unless Workload.NoScatter
 // keeps them at its start.
 //
+// # Trace files
+//
+// [Open] reads a trace file of a named format, or sniffs it ("auto"),
+// decompressing gzip and bzip2 files (.gz, .bz2) on the fly, and says
+// which format it chose. Every reader streams: one line buffer of at most
+// [MaxLineBytes], fields cut from it without allocating, nothing sized
+// from a field of the input, so a trace of any length is read in constant
+// memory. A malformed line stops the reader with a [ParseError] naming the
+// file, line and field: `trace: hm_0.csv:17: offset: "x" is not a number`.
+//
+//	format     reader            fields (units)                                    Time             Measured
+//	msr        [MSRReader]       FILETIME,host,disk,Read|Write,offset B,size B,    Unix epoch ns    response
+//	                             response (100 ns ticks)
+//	spc        [SPCReader]       ASU,LBA (512 B),size B,r|w,seconds[,...]           trace start      -
+//	blkparse   [BlkparseReader]  dev cpu seq seconds pid action RWBS sector + count trace start      -
+//	fio        [FioReader]       iolog v2 (wait lines) or v3 (µs timestamps)       first record = 0 -
+//	alibaba    [AlibabaReader]   device,R|W,offset B,length B,µs                   Unix epoch ns    -
+//	tencent    [TencentReader]   seconds,offset (512 B),size (512 B),0|1,volume    Unix epoch ns    -
+//	systor17   [Systor17Reader]  seconds,response s,R|W,LUN,offset B,size B        Unix epoch ns    response
+//	csv        [CSVReader]       time_ns,op,offset,length,device,fua,measured_ns   as written       measured_ns
+//
+// Record.Time keeps each format's own clock in nanoseconds, as the table
+// says; Replay measures open-loop times from the first record it issues,
+// so the epoch does not matter. blkparse replays Q events by default and
+// D events with the format "blkparse:D". DiskSim's formats have their own
+// readers.
+//
+// [NewWriter] writes raidsim CSV and fio iologs (version 3, or 2 with
+// wait lines) for replay on real hardware with fio's --read_iolog and
+// --replay_redirect; see [FioWriter].
+//
+// # Shaping a trace
+//
+// Replay options that change which records are replayed, or where, are
+// Readers wrapping a Reader, so they stack in front of Replay: [Filter],
+// [FilterDevice] and [FilterOps] drop records; [Window] keeps a time
+// window; [MapOffsets] fits offsets onto the target device (reject, wrap
+// or scale) and aligns them to its sectors; [Reorder] sorts a trace that
+// is only roughly in time order within a bounded window. Each forwards
+// [Position] and adds its drops to [Skipped], so a report can say how
+// many records were skipped.
+//
 // # Replay
 //
 // [Replay] submits records to a device on an engine and runs the engine
