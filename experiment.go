@@ -31,6 +31,8 @@ type Experiment struct {
 	// Workload is the fio-style workload. Its IODepth sets how many
 	// requests closed-loop replay keeps outstanding.
 	Workload trace.Workload
+	// Trace, when set, replays a trace file instead of Workload.
+	Trace *TraceSource
 	// Seed seeds every random stream of the run; the same Experiment and
 	// Seed give a byte-identical Report.
 	Seed uint64
@@ -108,6 +110,11 @@ func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
 	return s, nil
 }
 
+// WorkloadStream is the name of the engine random stream a synthetic
+// workload draws from: Generate uses the same one, so a generated trace
+// replays exactly the requests of the in-memory workload.
+const WorkloadStream = "workload"
+
 // maxDisks bounds Disks: each drive is a full model, and a typo should
 // not allocate thousands of them.
 const maxDisks = 256
@@ -123,43 +130,47 @@ func (x Experiment) Run() (*Report, error) {
 		return nil, err
 	}
 	dev := s.top
-	w := x.Workload.WithDefaults()
-	if err := w.Validate(dev.Capacity(), dev.SectorSize()); err != nil {
-		return nil, err
-	}
-	src, err := trace.NewSynthetic(w, eng.Rand("workload"), dev.Capacity(), dev.SectorSize())
-	if err != nil {
-		return nil, err
-	}
-	var rec metrics.Recorder
 	var (
+		rec      metrics.Recorder
 		failed   int64
 		firstErr error // the Err of the first request that failed
 		firstID  uint64
 	)
-	res, err := trace.Replay(eng, dev, src, trace.ReplayOptions{
-		Mode:    trace.ClosedLoop,
-		IODepth: w.IODepth,
-		OnComplete: func(_ *trace.Record, r *sim.Request) {
-			if r.Err != nil {
-				if failed == 0 {
-					firstErr, firstID = r.Err, r.ID
-				}
-				failed++
-				return
+	observe := func(_ *trace.Record, r *sim.Request) {
+		if r.Err != nil {
+			if failed == 0 {
+				firstErr, firstID = r.Err, r.ID
 			}
-			rec.Observe(r)
-		},
-		Observer: x.Observer,
-	})
+			failed++
+			return
+		}
+		rec.Observe(r)
+	}
+	var (
+		res trace.ReplayResult
+		tr  *TraceReport
+		w   = x.Workload.WithDefaults()
+	)
+	if x.Trace != nil {
+		res, tr, err = x.replayTrace(eng, dev, observe)
+	} else {
+		if err := w.Validate(dev.Capacity(), dev.SectorSize()); err != nil {
+			return nil, err
+		}
+		var src *trace.Synthetic
+		if src, err = trace.NewSynthetic(w, eng.Rand(WorkloadStream), dev.Capacity(), dev.SectorSize()); err != nil {
+			return nil, err
+		}
+		res, err = trace.Replay(eng, dev, src, trace.ReplayOptions{
+			Mode: trace.ClosedLoop, IODepth: w.IODepth, OnComplete: observe, Observer: x.Observer})
+	}
 	// Replay returns the first failure too; anything else is fatal.
 	if err != nil && (failed == 0 || !errors.Is(err, firstErr)) {
 		return nil, fmt.Errorf("raidsim: %w", err)
 	}
-	rep := &Report{
-		Summary:  rec.Summarize(res.Elapsed()),
-		Workload: workloadInfo(w, res.Issued, x.Seed),
-		Failed:   failed,
+	rep := &Report{Summary: rec.Summarize(res.Elapsed()), Failed: failed, Trace: tr}
+	if tr == nil {
+		rep.Workload = workloadInfo(w, res.Issued, x.Seed)
 	}
 	if failed > 0 {
 		rep.FirstError = fmt.Sprintf("request %d: %v", firstID, firstErr)
@@ -171,4 +182,29 @@ func (x Experiment) Run() (*Report, error) {
 		rep.RAID = raidReport(s.array)
 	}
 	return rep, nil
+}
+
+// Generate writes the synthetic workload x would run, record by record,
+// to w, and returns how many it wrote. The records are exactly those Run
+// replays for the same stack, Workload and Seed, so replaying the written
+// trace in closed loop at the workload's iodepth reproduces Run's report.
+func (x Experiment) Generate(w trace.Writer) (int64, error) {
+	eng := sim.NewEngine(x.Seed)
+	s, err := x.build(eng)
+	if err != nil {
+		return 0, err
+	}
+	wl := x.Workload.WithDefaults()
+	if err := wl.Validate(s.top.Capacity(), s.top.SectorSize()); err != nil {
+		return 0, err
+	}
+	src, err := trace.NewSynthetic(wl, eng.Rand(WorkloadStream), s.top.Capacity(), s.top.SectorSize())
+	if err != nil {
+		return 0, err
+	}
+	n, err := trace.Copy(w, src)
+	if err != nil {
+		return n, fmt.Errorf("raidsim: generate: %w", err)
+	}
+	return n, nil
 }

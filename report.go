@@ -17,8 +17,10 @@ import (
 // the workload and per-disk statistics beside them.
 type Report struct {
 	metrics.Summary
-	// Workload echoes what was run.
-	Workload WorkloadInfo `json:"workload"`
+	// Workload echoes the synthetic workload run (nil for a trace).
+	Workload *WorkloadInfo `json:"workload,omitempty"`
+	// Trace describes the trace replayed (nil for a synthetic workload).
+	Trace *TraceReport `json:"trace,omitempty"`
 	// Failed counts requests that completed with an error (for example
 	// reads of a RAID 5 array that lost two members); they are left out of
 	// the read, write and all summaries.
@@ -158,8 +160,8 @@ func diskReport(d *disk.Drive) DiskReport {
 }
 
 // workloadInfo describes w for a report.
-func workloadInfo(w trace.Workload, ios int64, seed uint64) WorkloadInfo {
-	wi := WorkloadInfo{
+func workloadInfo(w trace.Workload, ios int64, seed uint64) *WorkloadInfo {
+	wi := &WorkloadInfo{
 		RW: w.RW.String(), BS: w.BS, IODepth: w.IODepth,
 		Offset: w.Offset, Size: w.Size, IOs: ios,
 		Distribution: w.RandomDistribution.String(), Seed: seed,

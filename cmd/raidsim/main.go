@@ -4,7 +4,9 @@
 //
 //	raidsim                 run the built-in demo (one drive, five workloads)
 //	raidsim drives [--json] list the drive presets with derived figures
-//	raidsim run [flags]     run one fio-style workload on one drive
+//	raidsim run [flags]     run a fio-style workload or a trace on a drive or array
+//	raidsim gen [flags]     write a synthetic workload as a trace (CSV or fio iolog)
+//	raidsim convert IN OUT  rewrite a trace in another format
 //	raidsim help            show this help
 //
 // `raidsim run --help` lists the run flags. Sizes take fio's forms
@@ -28,7 +30,9 @@ const usage = `raidsim simulates hard disks, RAID arrays and write-back caches i
 Usage:
   raidsim                  run the built-in demo: one drive, five workloads, one table
   raidsim drives [--json]  list the drive presets with derived figures
-  raidsim run [flags]      run one fio-style workload on one drive (raidsim run --help)
+  raidsim run [flags]      run a fio-style workload or a trace on a drive or array (raidsim run --help)
+  raidsim gen [flags]      write a synthetic workload as a trace: --to csv|fio --out FILE
+  raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim help             show this help
 `
 
@@ -46,6 +50,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runDrives(args, stdout, stderr)
 	case "run":
 		err = runRun(args, stdout, stderr)
+	case "gen":
+		err = runGen(args, stdout, stderr)
+	case "convert":
+		err = runConvert(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -48,6 +48,11 @@ type runOptions struct {
 	disks                        int
 	stripe                       int64
 	failures                     failureFlag
+	tracePath, format, mapMode   string
+	traceDevice, reorder         int
+	speed                        float64
+	traceCapacity                int64
+	set                          map[string]bool // flags given on the command line
 }
 
 // failureFlag collects --fail-disk I@TIME flags.
@@ -98,6 +103,13 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.layout, "layout", "left-symmetric", "RAID 5 parity layout: left-symmetric, left-asymmetric, right-symmetric, right-asymmetric")
 	fs.StringVar(&o.r5write, "raid5-write", "auto", "RAID 5 small writes: auto (fewest reads, as md), rmw or rcw")
 	fs.Var(&o.failures, "fail-disk", "fail array member I at virtual time T, as I@T (e.g. 1@1s); repeatable")
+	fs.StringVar(&o.tracePath, "trace", "", "replay this trace file instead of a synthetic workload (.gz and .bz2 are read as they are)")
+	fs.StringVar(&o.format, "format", "auto", "trace format: auto or one of "+strings.Join(trace.Formats(), ", "))
+	fs.IntVar(&o.traceDevice, "trace-device", -1, "replay only this device (disk, volume) number of the trace; -1 replays all")
+	fs.Float64Var(&o.speed, "speed", 1, "open-loop speed factor: 2 replays the trace twice as fast")
+	fs.StringVar(&o.mapMode, "map", "reject", "trace offsets past the stack's capacity: reject, wrap, or scale (needs --trace-capacity)")
+	fs.Var(sizeFlag{&o.traceCapacity}, "trace-capacity", "size of the traced device, for --map scale")
+	fs.IntVar(&o.reorder, "reorder", 0, "sort trace records by time within a window of N records (for unsorted traces)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.IntVar(&o.timeline, "timeline", 0, "also print the life of the first N requests, phase by phase (text only)")
 	return fs
@@ -176,6 +188,31 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 	} else if o.disks > 1 || len(o.failures) > 0 || o.stripe != 0 {
 		errs = append(errs, "--disks, --stripe and --fail-disk need --raid")
 	}
+	if o.tracePath != "" {
+		src := &raidsim.TraceSource{Path: o.tracePath, Format: o.format, Speed: o.speed,
+			SourceCapacity: o.traceCapacity, Reorder: o.reorder}
+		if o.set["iodepth"] {
+			src.IODepth = o.iodepth
+		}
+		if o.traceDevice >= 0 {
+			src.Devices = []int{o.traceDevice}
+		}
+		if src.Map, err = trace.ParseMapMode(o.mapMode); err != nil {
+			errs = append(errs, "--map: "+err.Error())
+		}
+		if o.speed <= 0 {
+			errs = append(errs, fmt.Sprintf("--speed: must be positive, got %g", o.speed))
+		}
+		if o.reorder < 0 {
+			errs = append(errs, fmt.Sprintf("--reorder: must not be negative, got %d", o.reorder))
+		}
+		for _, name := range []string{"rw", "bs", "bssplit", "ios", "offset", "size", "rwmixread", "random_distribution"} {
+			if o.set[name] {
+				errs = append(errs, fmt.Sprintf("--%s describes a synthetic workload; it does not apply with --trace", name))
+			}
+		}
+		x.Trace = src
+	}
 	if len(errs) > 0 {
 		return raidsim.Experiment{}, fmt.Errorf("%s", strings.Join(errs, "\n  "))
 	}
@@ -191,6 +228,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
 	}
+	o.set = setFlags(fs)
 	x, err := o.experiment()
 	if err != nil {
 		return err
@@ -236,14 +274,36 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 			stack += ", " + r.Layout
 		}
 	}
-	bs := "bs=" + trace.FormatSize(wl.BS)
-	if wl.BSSplit != "" {
-		bs = "bssplit=" + wl.BSSplit
+	fmt.Fprintf(w, "%s (drive write cache %s, %s, NCQ depth %d)\n", stack, wc, d.Scheduler, d.QueueDepth)
+	if wl != nil {
+		bs := "bs=" + trace.FormatSize(wl.BS)
+		if wl.BSSplit != "" {
+			bs = "bssplit=" + wl.BSSplit
+		}
+		fmt.Fprintf(w, "workload rw=%s %s iodepth=%d ios=%d seed=%d\n\n", wl.RW, bs, wl.IODepth, wl.IOs, wl.Seed)
 	}
-	fmt.Fprintf(w, "%s (drive write cache %s, %s, NCQ depth %d); workload rw=%s %s iodepth=%d ios=%d seed=%d\n\n",
-		stack, wc, d.Scheduler, d.QueueDepth, wl.RW, bs, wl.IODepth, wl.IOs, wl.Seed)
+	if tr := rep.Trace; tr != nil {
+		fmt.Fprintf(w, "trace %s (format %s, %s loop, %d records replayed, %d skipped)\n\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+	}
 	if err := rep.Summary.WriteText(w); err != nil {
 		return err
+	}
+	if tr := rep.Trace; tr != nil && tr.Measured != nil {
+		sim, m := rep.All.LatencyMS, tr.Measured
+		t := metrics.Table{
+			Title:  "\nLatency, simulated vs recorded in the trace (ms)",
+			Header: []string{"", "mean", "p50", "p95", "p99", "max"},
+		}
+		for _, row := range []struct {
+			name string
+			l    metrics.LatencySummary
+		}{{"simulated", sim}, {"trace", *m}} {
+			t.AddRow(row.name, metrics.FormatSig(row.l.Mean, 4), metrics.FormatSig(row.l.P50, 4),
+				metrics.FormatSig(row.l.P95, 4), metrics.FormatSig(row.l.P99, 4), metrics.FormatSig(row.l.Max, 4))
+		}
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
 	}
 	if rep.Failed > 0 {
 		fmt.Fprintf(w, "failed requests: %d (first: %s)\n", rep.Failed, rep.FirstError)
@@ -273,6 +333,13 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
 	}
 	return t.WriteText(w)
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // ms converts a duration to float milliseconds.
