@@ -2,6 +2,10 @@ package raidsim_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/raidsim/raidsim"
@@ -35,4 +39,63 @@ func BenchmarkRun(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkReplay10M replays a generated 10-million-record trace file
+// (raidsim CSV, 4 KiB random reads and writes) through a deskstar-7k500
+// in closed loop at depth 32 and reports records/s and the memory the
+// replay allocated in all (an upper bound on its peak heap growth): the
+// readers stream, so it stays flat however long the trace. Run it with
+//
+//	go test -run '^$' -bench Replay10M -benchtime 1x .
+//
+// RAIDSIM_SCALE sets another record count.
+func BenchmarkReplay10M(b *testing.B) {
+	n := int64(10_000_000)
+	if s := os.Getenv("RAIDSIM_SCALE"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || v <= 0 {
+			b.Fatalf("RAIDSIM_SCALE=%q: want a positive record count", s)
+		}
+		n = v
+	}
+	p, err := disk.Preset("deskstar-7k500")
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := raidsim.Experiment{Drive: p, Seed: 1,
+		Workload: trace.Workload{RW: trace.RWRandRW, RWMixRead: 50, BS: 4096, IODepth: 32, NumIOs: n}}
+	path := filepath.Join(b.TempDir(), "10m.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := trace.NewCSVWriter(f)
+	if _, err := x.Generate(w); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	x.Trace = &raidsim.TraceSource{Path: path, Format: "csv", IODepth: 32}
+	b.ResetTimer()
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rep, err := x.Run()
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if rep.Trace.Records != n {
+			b.Fatalf("replayed %d records, want %d", rep.Trace.Records, n)
+		}
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "MiB-allocated")
+		b.ReportMetric(float64(after.Sys)/(1<<20), "MiB-sys")
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
