@@ -12,6 +12,7 @@ type segment struct {
 // readCache is the segmented read buffer.
 type readCache struct {
 	segs   []segment
+	nread  int   // segs[:nread] take reads; segs[nread], if any, the latest write
 	size   int64 // sectors per segment
 	clock  uint64
 	filled bool // some segment holds data
@@ -43,7 +44,7 @@ func (rc *readCache) find(lba, n int64, active int, front int64) int {
 // recently used.
 func (rc *readCache) slot(lba int64) int {
 	best := 0
-	for i := range rc.segs {
+	for i := range rc.segs[:rc.nread] {
 		s := &rc.segs[i]
 		if s.end == lba && s.end > s.start {
 			return i
@@ -68,6 +69,17 @@ func (rc *readCache) extend(i int, end int64) {
 	if s.end-s.start > rc.size {
 		s.start = s.end - rc.size
 	}
+	rc.filled = true
+}
+
+// wrote records [lba, lba+n) as the latest write's data, if a segment
+// is kept for it.
+func (rc *readCache) wrote(lba, n int64) {
+	if rc.nread == len(rc.segs) {
+		return
+	}
+	s := &rc.segs[rc.nread]
+	s.start, s.end = max(lba, lba+n-rc.size), lba+n
 	rc.filled = true
 }
 
@@ -112,7 +124,7 @@ func newDirtySet(entries int) dirtySet {
 func (g *geometry) place(e *extent) {
 	p := g.locate(e.lba)
 	e.cyl, e.head = p.cyl, p.head
-	e.angle = g.zones[p.zone].angle(p.cyl, p.head, p.sector)
+	e.angle = g.zones[p.zone].angle(p.cyl, p.head, p.sector, g.heads)
 }
 
 // covers reports whether one extent holds all of [lba, lba+n).

@@ -17,10 +17,19 @@
 // track's first sector from the previous track's, so that a head switch
 // or a one-cylinder seek in the middle of a sequential transfer arrives
 // just in time for the next sector. Skews accumulate track by track and
-// cylinder by cylinder within a zone. The layout has room for DiskSim's
-// measured zone tables (per-zone skews); spare sectors and slips are not
-// modelled yet. [Drive.Locate] maps a byte offset to (zone, cylinder,
-// head, sector).
+// cylinder by cylinder within a zone. [Drive.Locate] maps a byte offset
+// to (zone, cylinder, head, sector).
+//
+// Measured layouts (DiskSim's G1 zone tables, loaded by package
+// disk/disksim) add, per zone, the angular offset of its first sector
+// (Zone.FirstBlockOffset), reserved sectors at its front, spare sectors
+// at its end and slipped (defective) sectors the mapping skips, pushing
+// later LBAs into the spares; and, drive-wide, a serpentine track order
+// (Params.Mapping) in which odd cylinders of a zone visit the surfaces in
+// reverse so a cylinder switch needs no head switch. Skews then
+// accumulate from the zone's offset along the mapping's track order, a
+// track skew per track crossing and a cylinder skew per cylinder
+// crossing; a transfer over a slipped sector spends its sector time.
 //
 // Spec.Params follows the vendors' conventions: the instantaneous media
 // rate is SectorSize x sectors per track x revolutions per second; the
@@ -61,10 +70,14 @@
 //
 // Each command pays Params.ReadOverhead or WriteOverhead, but a command
 // that waited in the tagged queue was decoded on arrival, in the shadow
-// of earlier commands. Data crosses the interface at
+// of earlier commands. With Params.Overheads enabled the overhead depends,
+// as in DiskSim, on whether the command hits the buffer and whether the
+// previous command was a read or a write, and a completion overhead is
+// added before the command is reported done. Data crosses the interface at
 // Params.InterfaceRate: a read completes no earlier than its last sector
 // leaves the platter and no earlier than its first sector plus the whole
-// bus transfer; a write-through write's data crosses the bus before it
+// bus transfer (or, with Params.ReadBusWatermark, the point the given
+// fraction of it is in the buffer plus the whole bus transfer); a write-through write's data crosses the bus before it
 // reaches the platter (earlier, while other commands use the media, if it
 // was queued). One command is served at a time, so the drive never
 // delivers more than the interface rate.
@@ -78,7 +91,15 @@
 // bus speed without touching the media; a read that starts in the segment
 // being filled waits for read-ahead to bring the rest. So sequential
 // reads at queue depth 1 stream at the sustained media rate instead of
-// losing a revolution per request.
+// losing a revolution per request. Read-ahead may also stop at the end of
+// the track or cylinder of the read, or of the track after it
+// (ReadAheadTrack, ReadAheadCylinder, ReadAheadNextTrack: DiskSim's
+// "buffer continuous read" schemes); Params.NoReadAheadOnHit keeps hits
+// from extending it. With Params.ZeroLatencyRead (and ZeroLatencyWrite) a
+// head that lands inside a track's requested sectors transfers them as
+// they pass and picks up the rest on the next pass; with
+// Params.ReadAnyFree the sectors passing before the first requested one
+// during the rotational wait stay in the buffer.
 //
 // With Params.WriteCache on, a write completes once its data is in the
 // buffer (immediate report), if the dirty data stays within
@@ -106,6 +127,15 @@
 // whole access (overhead, seek, rotation, media, bus) is computed at
 // dispatch and ends with a single event; steady-state service allocates
 // nothing.
+//
+// # Validation
+//
+// Package disk/disksim loads DiskSim 4.0's parameter files for measured
+// drives into Params; raidsim's validate command replays traces measured
+// on those drives (trace.ReplayValidate) and scores the fit with
+// metrics.Demerit. On the Quantum Atlas 10K and HP C3323A traces the
+// demerit figures are 0.110 ms and 0.250 ms, against DiskSim's own 0.268
+// and 0.306 ms.
 //
 // # Presets
 //

@@ -34,6 +34,8 @@ type Drive struct {
 	maxMerge   int64 // largest dirty extent, sectors
 	maxAge     sim.Time
 	lateUnits  int64 // waits longer than this many angle units count as none (see lateTolerance)
+	ov         CommandOverheads
+	prevWrite  bool // the last command served was a write (or flush)
 
 	// Tagged command queue: slots, free tags, arrival order.
 	slots   [MaxQueueDepth]cmd
@@ -133,6 +135,7 @@ func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, err
 		d.capSectors = p.Capacity / d.ss
 	}
 	d.capacity = d.capSectors * d.ss
+	d.ov = p.Overheads
 	d.readOv = int64(p.ReadOverhead)
 	d.writeOv = int64(p.WriteOverhead)
 	d.headSwitch = int64(p.HeadSwitch)
@@ -143,12 +146,21 @@ func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, err
 	d.busPerSec = 1e9 * float64(d.ss) / p.InterfaceRate
 	d.wcLimit = p.WriteCacheBytes / d.ss
 	segSectors := p.BufferSize / int64(p.Segments) / d.ss
-	d.rc = readCache{segs: make([]segment, p.Segments), size: segSectors}
+	nseg := p.Segments
+	if p.ReadHitsOnWrites {
+		nseg++
+	}
+	d.rc = readCache{segs: make([]segment, nseg), nread: p.Segments, size: segSectors}
 	switch p.ReadAhead {
 	case ReadAheadSegment:
 		d.raSectors = segSectors
 	case ReadAheadFixed:
 		d.raSectors = min(p.ReadAheadBytes/d.ss, segSectors)
+	case ReadAheadTrack, ReadAheadCylinder, ReadAheadNextTrack:
+		d.raSectors = segSectors
+		if p.ReadAheadBytes > 0 {
+			d.raSectors = min(p.ReadAheadBytes/d.ss, segSectors)
+		}
 	}
 	d.maxMerge = max(segSectors, 1)
 	d.ra.seg = -1
@@ -359,9 +371,14 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
 		return // kick schedules completion once the cache is clean
 	case !c.write:
-		c.tOver = max(now, c.tQueue+sim.Time(d.readOv))
+		hit := d.bufferHit(c.lba, c.n, now)
+		ov := d.readOv
+		if d.ov.Enabled {
+			ov = d.readOverhead(hit || d.canStream(c, now))
+		}
+		c.tOver = max(now, c.tQueue+sim.Time(ov))
 		bus := d.busNs(c.n)
-		if d.bufferHit(c.lba, c.n, now) {
+		if hit {
 			c.kind = kReadHit
 			c.tBus0 = c.tOver
 			c.tDone = c.tOver + sim.Time(bus)
@@ -375,17 +392,22 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		c.kind = kReadMedia
 		d.armCmd = true
 		d.access(c, c.tOver, false, c.tOver)
-		c.tDone = max(c.tMedia1, c.tMedia0+sim.Time(bus))
+		busStart := c.tMedia0
+		if wm := d.p.ReadBusWatermark; wm > 0 {
+			busStart += sim.Time(wm * float64(c.tMedia1-c.tMedia0))
+		}
+		c.tDone = max(c.tMedia1, busStart+sim.Time(bus))
 		c.tBus0 = c.tDone - sim.Time(bus)
 		d.scheduleDone(c)
 	default:
-		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
+		cached := d.cacheable(c) && d.fits(c.n)
+		c.tOver = max(now, c.tQueue+sim.Time(d.writeOverhead(cached)))
 		bus := sim.Time(d.busNs(c.n))
 		if d.ra.seg >= 0 && d.rc.invalidate(c.lba, c.n, d.ra.seg) {
 			d.stopPrefetch(now)
 			d.ra.seg = -1
 		}
-		if d.cacheable(c) && d.fits(c.n) {
+		if cached {
 			c.kind = kWriteCached
 			c.tBus0 = c.tOver
 			c.tDone = c.tOver + bus
@@ -395,7 +417,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		d.stopPrefetch(now)
 		c.kind = kWriteMedia
 		d.armCmd = true
-		c.tBus0 = max(c.tQueue+sim.Time(d.writeOv), d.busFree)
+		c.tBus0 = max(c.tQueue+sim.Time(d.writeOverhead(false)), d.busFree)
 		d.busFree = c.tBus0 + bus
 		d.access(c, c.tOver, true, c.tBus0+bus)
 		c.tDone = c.tMedia1
@@ -403,8 +425,51 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 	}
 }
 
+// readOverhead returns the processing time of a read that hits the
+// buffer (hit) or not.
+func (d *Drive) readOverhead(hit bool) int64 {
+	o := &d.ov
+	if !o.Enabled {
+		return d.readOv
+	}
+	switch {
+	case hit && d.prevWrite:
+		return int64(o.ReadHitAfterWrite)
+	case hit:
+		return int64(o.ReadHitAfterRead)
+	case d.prevWrite:
+		return int64(o.ReadMissAfterWrite)
+	}
+	return int64(o.ReadMissAfterRead)
+}
+
+// writeOverhead returns the processing time of a write reported complete
+// before it reaches the media (hit) or after.
+func (d *Drive) writeOverhead(hit bool) int64 {
+	o := &d.ov
+	if !o.Enabled {
+		return d.writeOv
+	}
+	switch {
+	case hit && d.prevWrite:
+		return int64(o.WriteHitAfterWrite)
+	case hit:
+		return int64(o.WriteHitAfterRead)
+	case d.prevWrite:
+		return int64(o.WriteMissAfterWrite)
+	}
+	return int64(o.WriteMissAfterRead)
+}
+
 func (d *Drive) scheduleDone(c *cmd) {
 	c.doneKnown = true
+	if d.ov.Enabled && c.kind != kFlush {
+		if c.write {
+			c.tDone += sim.Time(d.ov.WriteCompletion)
+		} else {
+			c.tDone += sim.Time(d.ov.ReadCompletion)
+		}
+	}
 	if c.kind != kWriteMedia && c.kind != kFlush {
 		d.busFree = c.tDone
 	}
@@ -443,19 +508,58 @@ func (d *Drive) frontAt(now sim.Time) int64 {
 // segment being filled and read-ahead will reach its end: the command
 // completes when its last sector arrives (and the bus has carried it).
 func (d *Drive) streamHit(c *cmd, now sim.Time, bus int64) bool {
-	if !d.ra.active || d.ra.seg < 0 {
-		return false
-	}
-	s := &d.rc.segs[d.ra.seg]
-	end := c.lba + c.n
-	if c.lba < s.start || c.lba > d.ra.cLBA+d.ra.cN || c.n > d.rc.size {
+	if !d.canStream(c, now) {
 		return false
 	}
 	c.kind = kReadStream
 	c.tBus0 = c.tOver
-	d.ra.limit = max(d.ra.limit, min(end+d.raSectors, d.capSectors))
+	d.ra.limit = max(d.ra.limit, d.raLimit(c.lba+c.n))
 	d.resolveStream(c, now, bus)
 	return true
+}
+
+// canStream reports whether c starts in the segment being filled by
+// read-ahead, which will reach its end (with Params.NoAlmostHits, whether
+// its first sector has been read already).
+func (d *Drive) canStream(c *cmd, now sim.Time) bool {
+	if !d.ra.active || d.ra.seg < 0 {
+		return false
+	}
+	s := &d.rc.segs[d.ra.seg]
+	if d.p.NoAlmostHits && c.lba >= d.frontAt(now) {
+		return false
+	}
+	return c.lba >= s.start && c.lba <= d.ra.cLBA+d.ra.cN && c.n <= d.rc.size
+}
+
+// raLimit returns the LBA read-ahead stops at after a read ending at end.
+func (d *Drive) raLimit(end int64) int64 {
+	lim := end + d.raSectors
+	switch d.p.ReadAhead {
+	case ReadAheadTrack, ReadAheadCylinder, ReadAheadNextTrack:
+		if end <= 0 || end > d.capSectors {
+			break
+		}
+		last := end - 1
+		p := d.g.locate(last)
+		t := last + d.g.trackLBAs(last, p)
+		switch d.p.ReadAhead {
+		case ReadAheadNextTrack:
+			if t < d.g.sectors {
+				t += d.g.trackLBAs(t, d.g.locate(t))
+			}
+		case ReadAheadCylinder:
+			for t < d.g.sectors {
+				q := d.g.locate(t)
+				if q.cyl != p.cyl {
+					break
+				}
+				t += d.g.trackLBAs(t, q)
+			}
+		}
+		lim = min(t, lim)
+	}
+	return min(lim, d.capSectors)
 }
 
 // resolveStream schedules a streaming read's completion once the chunk
@@ -493,57 +597,66 @@ func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
 	c.seekDist = dist
 	c.tSeek = t + sim.Time(s)
 	c.tRot = max(c.tSeek, ready)
-	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, p, c.n)
+	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, c.lba, p, c.n, (!write && d.p.ZeroLatencyRead) || (write && d.p.ZeroLatencyWrite))
+	c.free = 0
+	if !write && d.p.ReadAnyFree && c.tMedia0 > c.tRot {
+		c.free = min(p.sector, d.g.zones[p.zone].sectorsIn(int64(c.tMedia0-c.tRot)))
+	}
 	d.lastLBA = c.lba + c.n
 	if d.mediaHook != nil {
 		d.mediaHook(c.lba, c.n, write, c.tMedia0, c.tMedia1)
 	}
 }
 
-// transfer moves n sectors starting at p, the head being on p's track at
-// time at; it returns when the first sector starts and the last ends, and
-// leaves the arm on the last track. Each track's piece is timed from the
-// platter's angle when the head gets there, so rounding never accumulates.
-func (d *Drive) transfer(at sim.Time, p pos, n int64) (first, last sim.Time) {
-	zi := p.zone
-	z := &d.g.zones[zi]
-	cyl, head, sector := p.cyl, p.head, p.sector
+// transfer moves n sectors starting at lba (at p), the head being on p's
+// track at time at; it returns when the first sector starts and the last
+// ends, and leaves the arm on the last track. Each track's piece is timed
+// from the platter's angle when the head gets there, so rounding never
+// accumulates. zl reads each track's piece on arrival (zero latency).
+func (d *Drive) transfer(at sim.Time, lba int64, p pos, n int64, zl bool) (first, last sim.Time) {
 	t := at
 	for i := 0; ; i++ {
-		k := min(n, z.spt-sector)
-		s, e := d.track(t, z, cyl, head, sector, k)
+		z := &d.g.zones[p.zone]
+		m := min(n, d.g.trackLBAs(lba, p))
+		k := m
+		if z.slips != nil {
+			k = z.phys(lba-z.firstLBA+m-1) - (p.trk*z.spt + p.sector) + 1
+		}
+		s, e := d.track(t, z, p.cyl, p.head, p.sector, k, zl)
 		if i == 0 {
 			first = s
 		}
 		t = e
-		n -= k
-		if n == 0 {
+		n -= m
+		lba += m
+		if n <= 0 || lba >= d.g.sectors {
 			break
 		}
-		head++
-		sw := d.headSwitch
-		if head == d.g.heads {
-			head = 0
-			cyl++
+		np := d.g.locate(lba)
+		var sw int64
+		switch dc := np.cyl - p.cyl; {
+		case dc == 0:
+			sw = d.headSwitch
+		case dc == 1 || dc == -1:
 			sw = d.cylSwitch
-			if cyl > z.lastCyl {
-				zi++
-				z = &d.g.zones[zi]
-			}
+		default:
+			sw = d.sk.ns(max(dc, -dc), false)
 		}
-		sector = 0
+		p = np
 		t += sim.Time(sw)
 	}
-	d.armCyl, d.armHead = cyl, head
+	d.armCyl, d.armHead = p.cyl, p.head
 	return first, t
 }
 
-// track times k sectors from sector of track (cyl, head), the head
+// track times k sector slots from slot sector of track (cyl, head), the head
 // arriving at time at: it waits for the first sector (none if it is there
 // or passed less than lateTolerance ago) and returns when the first
-// sector starts and the last ends.
-func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64) (start, end sim.Time) {
-	off := (sector + z.skew(cyl, head)) % z.spt
+// sector starts and the last ends. With zl, a head landing inside the
+// slots reads those ahead of it at once and the rest on the next pass, so
+// the piece ends one revolution after the partly passed sector.
+func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64, zl bool) (start, end sim.Time) {
+	off := (sector + z.trkSkew(cyl, head, d.g.heads)) % z.spt
 	a0 := off * unitsPerRev / z.spt
 	span := (off+k)*unitsPerRev/z.spt - a0 // angle units the k sectors cover
 	w := a0 - angleAt(at, d.rpm)
@@ -556,6 +669,15 @@ func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64) (sta
 	start = at
 	if w > 0 {
 		start += sim.Time((w + d.rpm - 1) / d.rpm)
+	}
+	if into := unitsPerRev - w; zl && w > 0 && into < span {
+		// The head is into units past the first slot's start: slot j is
+		// under it; it and those before come round again.
+		j := (a0 + into) * z.spt / unitsPerRev
+		b := (j+1)*unitsPerRev/z.spt - a0 // end of slot j, from a0
+		if j-off+1 < k {
+			return start, at + sim.Time((b-into+unitsPerRev+d.rpm-1)/d.rpm)
+		}
 	}
 	end = at + sim.Time((w+span+d.rpm-1)/d.rpm)
 	return start, end
@@ -575,6 +697,9 @@ func (d *Drive) onCmdDone(now sim.Time) {
 		if s.end != c.lba || s.end == s.start {
 			s.start = c.lba
 		}
+		if c.free > 0 && s.start == c.lba {
+			s.start = c.lba - min(c.free, d.rc.size-min(c.n, d.rc.size))
+		}
 		d.rc.extend(i, c.lba+c.n)
 		d.rc.touch(i)
 		d.st.MediaReads++
@@ -583,8 +708,8 @@ func (d *Drive) onCmdDone(now sim.Time) {
 		d.st.ReadHits++
 		if i := d.rc.find(c.lba, c.n, d.ra.seg, d.frontAt(now)); i >= 0 {
 			d.rc.touch(i)
-			if i == d.ra.seg {
-				d.ra.limit = max(d.ra.limit, min(c.lba+c.n+d.raSectors, d.capSectors))
+			if i == d.ra.seg && !d.p.NoReadAheadOnHit {
+				d.ra.limit = max(d.ra.limit, d.raLimit(c.lba+c.n))
 				if !d.ra.active && !d.armCmd && !d.destageActive && d.ra.front < d.ra.limit {
 					d.ra.active = true
 					d.planChunk(now, now)
@@ -592,6 +717,7 @@ func (d *Drive) onCmdDone(now sim.Time) {
 			}
 		}
 	case kWriteCached:
+		d.rc.wrote(c.lba, c.n)
 		d.dirty.insert(&d.g, c.lba, c.n, d.maxMerge)
 		d.st.WriteCacheHits++
 		if db := d.dirty.sectors + d.destaging.n; d.destageActive && db > d.dirtyPeak {
@@ -601,9 +727,11 @@ func (d *Drive) onCmdDone(now sim.Time) {
 		}
 	case kWriteMedia:
 		d.armCmd = false
+		d.rc.wrote(c.lba, c.n)
 		d.dirty.remove(&d.g, c.lba, c.n)
 		d.st.MediaWrites++
 	}
+	d.prevWrite = c.write || c.flush
 	switch {
 	case c.flush:
 		d.st.Flushes++
@@ -665,7 +793,7 @@ func (d *Drive) startPrefetch(seg int, from, now sim.Time) {
 	d.ra.active = false
 	s := &d.rc.segs[seg]
 	d.ra.front = s.end
-	d.ra.limit = min(s.end+d.raSectors, d.capSectors)
+	d.ra.limit = d.raLimit(s.end)
 	if d.ra.front >= d.ra.limit {
 		return
 	}
@@ -679,7 +807,6 @@ func (d *Drive) planChunk(t, now sim.Time) {
 	for {
 		f := d.ra.front
 		p := d.g.locate(f)
-		z := &d.g.zones[p.zone]
 		var sw int64
 		if p.cyl != d.armCyl {
 			dist := p.cyl - d.armCyl
@@ -694,8 +821,8 @@ func (d *Drive) planChunk(t, now sim.Time) {
 		} else if p.head != d.armHead {
 			sw = d.headSwitch
 		}
-		k := min(d.ra.limit-f, z.spt-p.sector)
-		first, last := d.transfer(t+sim.Time(sw), p, k)
+		k := min(d.ra.limit-f, d.g.trackLBAs(f, p))
+		first, last := d.transfer(t+sim.Time(sw), f, p, k, false)
 		d.ra.cLBA, d.ra.cN, d.ra.cZone = f, k, p.zone
 		d.ra.cStart, d.ra.cEnd = first, last
 		if last >= now {

@@ -1,6 +1,13 @@
 package disk
 
 // zoneInfo is a Zone with the figures the hot path needs precomputed.
+//
+// Within a zone, physical sector slots are numbered from 0 track by track
+// in the order the mapping visits the tracks (zone track index trk: the
+// cylinder trk/heads, and the surface trk%heads, reversed on serpentine
+// cylinders). LBAs fill the slots in order, skipping the reserved slots
+// at the zone's front and the slipped slots; the spare slots at the end
+// hold no LBA.
 type zoneInfo struct {
 	firstLBA, endLBA int64 // LBA range [firstLBA, endLBA)
 	firstCyl         int64
@@ -10,12 +17,17 @@ type zoneInfo struct {
 	trackSkew        int64 // sectors
 	cylSkew          int64 // sectors
 	cylStep          int64 // skew accumulated per whole cylinder, mod spt
+	offset           int64 // angular offset of the zone's first slot, sectors
 	den              int64 // spt * rpm: k sectors last k*unitsPerRev/den ns
+	reserved         int64 // slots at the zone's front that hold no LBA
+	slips            []int64
+	serp             bool // odd cylinders (zone-relative) visit surfaces in reverse
 }
 
 // geometry maps LBAs to physical positions. Layout is the classic one:
 // LBAs fill a track, then the next surface of the same cylinder, then the
-// next cylinder; zone by zone from the outer edge.
+// next cylinder; zone by zone from the outer edge. Params.Mapping may
+// make it serpentine, and zones may reserve, spare and slip sectors.
 type geometry struct {
 	zones     []zoneInfo
 	heads     int64
@@ -37,10 +49,16 @@ func newGeometry(p *Params) geometry {
 			perCyl:    spt * g.heads,
 			trackSkew: int64(z.TrackSkew),
 			cylSkew:   int64(z.CylinderSkew),
+			offset:    int64(z.FirstBlockOffset) % spt,
 			den:       spt * g.rpm,
+			reserved:  int64(z.ReservedSectors),
+			serp:      p.Mapping != MapConventional,
+		}
+		if len(z.Slips) > 0 {
+			zi.slips = append([]int64(nil), z.Slips...)
 		}
 		zi.cylStep = ((g.heads-1)*zi.trackSkew + zi.cylSkew) % spt
-		lba += int64(z.Cylinders()) * zi.perCyl
+		lba += z.lbas(p.Surfaces)
 		zi.endLBA = lba
 		g.zones = append(g.zones, zi)
 	}
@@ -69,30 +87,97 @@ type pos struct {
 	zone   int
 	cyl    int64
 	head   int64
-	sector int64
+	sector int64 // slot within the track
+	trk    int64 // zone track index in mapping order
+}
+
+// phys returns the zone slot holding the zone's rel-th LBA.
+func (z *zoneInfo) phys(rel int64) int64 {
+	p := rel + z.reserved
+	for _, s := range z.slips {
+		if s > p {
+			break
+		}
+		p++
+	}
+	return p
+}
+
+// slipsIn counts the slipped slots in [a, b).
+func (z *zoneInfo) slipsIn(a, b int64) int64 {
+	var n int64
+	for _, s := range z.slips {
+		if s >= b {
+			break
+		}
+		if s >= a {
+			n++
+		}
+	}
+	return n
+}
+
+// cylHead returns the cylinder and surface of zone track trk.
+func (z *zoneInfo) cylHead(trk, heads int64) (cyl, head int64) {
+	c := trk / heads
+	h := trk - c*heads
+	if z.serp && c&1 == 1 {
+		h = heads - 1 - h
+	}
+	return z.firstCyl + c, h
 }
 
 func (g *geometry) locate(lba int64) pos {
 	zi := g.zoneOf(lba)
 	z := &g.zones[zi]
 	rel := lba - z.firstLBA
-	c := rel / z.perCyl
-	r := rel - c*z.perCyl
-	h := r / z.spt
-	return pos{zone: zi, cyl: z.firstCyl + c, head: h, sector: r - h*z.spt}
+	if z.reserved == 0 && z.slips == nil && !z.serp {
+		c := rel / z.perCyl
+		r := rel - c*z.perCyl
+		h := r / z.spt
+		return pos{zone: zi, cyl: z.firstCyl + c, head: h, sector: r - h*z.spt, trk: c*g.heads + h}
+	}
+	p := z.phys(rel)
+	trk := p / z.spt
+	cyl, head := z.cylHead(trk, g.heads)
+	return pos{zone: zi, cyl: cyl, head: head, sector: p - trk*z.spt, trk: trk}
+}
+
+// trackLBAs returns how many LBAs from lba (at p) onwards lie on p's
+// track.
+func (g *geometry) trackLBAs(lba int64, p pos) int64 {
+	z := &g.zones[p.zone]
+	left := z.spt - p.sector
+	if z.slips != nil {
+		t0 := p.trk*z.spt + p.sector
+		left -= z.slipsIn(t0, t0+left)
+	}
+	return min(left, z.endLBA-lba)
 }
 
 // skew returns the angular offset, in sectors, of sector 0 of track
-// (cyl, head) of zone z: skews accumulate track by track and cylinder by
-// cylinder from the zone's first track.
+// (cyl, head) of zone z in the conventional mapping: skews accumulate
+// track by track and cylinder by cylinder from the zone's first track.
 func (z *zoneInfo) skew(cyl, head int64) int64 {
 	return ((cyl-z.firstCyl)%z.spt*z.cylStep + head*z.trackSkew) % z.spt
 }
 
+// trkSkew returns the angular offset, in sectors, of slot 0 of the track
+// (cyl, head) of zone z: the zone's first-block offset, a track skew for
+// every track crossing and a cylinder skew for every cylinder crossing
+// before it along the mapping's track order.
+func (z *zoneInfo) trkSkew(cyl, head, heads int64) int64 {
+	c := cyl - z.firstCyl
+	if z.serp && c&1 == 1 {
+		head = heads - 1 - head // the head-th track of the cylinder counts from the top
+	}
+	return (z.offset + c%z.spt*z.cylStep + head*z.trackSkew) % z.spt
+}
+
 // angle returns the rotational position, in units of 1/unitsPerRev of a
-// revolution, at which the given sector of track (cyl, head) begins.
-func (z *zoneInfo) angle(cyl, head, sector int64) int64 {
-	k := (sector + z.skew(cyl, head)) % z.spt
+// revolution, at which the given slot of track (cyl, head) begins.
+func (z *zoneInfo) angle(cyl, head, sector, heads int64) int64 {
+	k := (sector + z.trkSkew(cyl, head, heads)) % z.spt
 	return k * unitsPerRev / z.spt
 }
 

@@ -90,10 +90,24 @@ const (
 	ReadAheadFixed
 	// ReadAheadOff disables read-ahead.
 	ReadAheadOff
+	// ReadAheadTrack reads to the end of the track holding the last
+	// sector the host asked for (DiskSim's buffer continuous read 1).
+	// A nonzero Params.ReadAheadBytes caps it.
+	ReadAheadTrack
+	// ReadAheadCylinder reads to the end of the cylinder holding the
+	// last sector asked for (DiskSim's buffer continuous read 2), capped
+	// by a nonzero Params.ReadAheadBytes.
+	ReadAheadCylinder
+	// ReadAheadNextTrack reads to the end of the track after the one
+	// holding the last sector asked for, staying a track ahead of a
+	// sequential stream (DiskSim's buffer continuous read 4), capped by
+	// a nonzero Params.ReadAheadBytes.
+	ReadAheadNextTrack
 	numReadAhead
 )
 
-// String returns "segment", "fixed" or "off".
+// String returns "segment", "fixed", "off", "track", "cylinder" or
+// "next-track".
 func (p ReadAheadPolicy) String() string {
 	switch p {
 	case ReadAheadSegment:
@@ -102,6 +116,12 @@ func (p ReadAheadPolicy) String() string {
 		return "fixed"
 	case ReadAheadOff:
 		return "off"
+	case ReadAheadTrack:
+		return "track"
+	case ReadAheadCylinder:
+		return "cylinder"
+	case ReadAheadNextTrack:
+		return "next-track"
 	}
 	return fmt.Sprintf("readahead(%d)", uint8(p))
 }
@@ -114,7 +134,7 @@ func (p ReadAheadPolicy) MarshalText() ([]byte, error) {
 	return []byte(p.String()), nil
 }
 
-// UnmarshalText parses "segment", "fixed" or "off".
+// UnmarshalText parses a policy name (see String).
 func (p *ReadAheadPolicy) UnmarshalText(b []byte) error {
 	for v := ReadAheadPolicy(0); v < numReadAhead; v++ {
 		if v.String() == string(b) {
@@ -122,7 +142,7 @@ func (p *ReadAheadPolicy) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("disk: unknown read-ahead policy %q (known: fixed, off, segment)", b)
+	return fmt.Errorf("disk: unknown read-ahead policy %q (known: cylinder, fixed, next-track, off, segment, track)", b)
 }
 
 // Zone is a band of adjacent cylinders recorded with the same number of
@@ -145,10 +165,74 @@ type Zone struct {
 	// sector of a cylinder's last track and the first sector of the next
 	// cylinder's first track, so a one-cylinder seek does not miss it.
 	CylinderSkew int
+
+	// The fields below describe a measured layout (DiskSim's G1 zones);
+	// their zero values give the plain layout above.
+
+	// FirstBlockOffset is the angular position, in sectors, of the
+	// zone's first sector slot (DiskSim's "Offset of first block");
+	// skews accumulate from it.
+	FirstBlockOffset int
+	// ReservedSectors is the number of sector slots at the zone's front
+	// that hold no LBA (DiskSim's "Empty space at zone front").
+	ReservedSectors int
+	// SpareSectors is the number of sector slots at the zone's end kept
+	// as spares: they hold no LBA (DiskSim's sparing at the end of each
+	// zone; spare tracks count spt sectors each). Slipped sectors push
+	// LBAs into them.
+	SpareSectors int
+	// Slips lists, in increasing order, the zone-relative slot numbers
+	// (0 = first slot of the zone's first track, in mapping order) of
+	// defective sectors the mapping skips.
+	Slips []int64
 }
 
 // Cylinders returns the number of cylinders in the zone.
 func (z Zone) Cylinders() int { return z.LastCylinder - z.FirstCylinder + 1 }
+
+// lbas returns the number of LBAs the zone holds with the given number of
+// surfaces: its slots less the reserved and spare ones (slips use
+// spares).
+func (z Zone) lbas(surfaces int) int64 {
+	n := int64(z.Cylinders())*int64(z.SectorsPerTrack)*int64(surfaces) - int64(z.ReservedSectors) - int64(z.SpareSectors)
+	return max(n, 0)
+}
+
+// Mapping is the order in which LBAs visit the tracks of a cylinder
+// (DiskSim's G1 "LBN-to-PBN mapping scheme"). The zero value is
+// conventional.
+type Mapping uint8
+
+const (
+	// MapConventional fills surface 0 to the last surface of each
+	// cylinder, then moves to the next cylinder (scheme 0).
+	MapConventional Mapping = iota
+	// MapSerpentine fills the first cylinder of each zone from surface 0
+	// upwards, the next from the last surface downwards, and so on, so a
+	// cylinder switch needs no head switch (scheme 1).
+	MapSerpentine
+	numMappings
+)
+
+// CommandOverheads are the controller's processing times by case, as
+// DiskSim's disk model has them: they depend on whether the command hits
+// the buffer (a read wholly or partly in the buffer; a write reported
+// complete before it reaches the media) and on whether the previous
+// command was a read or a write. The completion overheads are added
+// before the completion is reported. When Enabled is false (the zero
+// value) Params.ReadOverhead and WriteOverhead apply instead.
+type CommandOverheads struct {
+	Enabled bool
+	// ReadHitAfterRead ... WriteMissAfterWrite: DiskSim's "Read hit
+	// over. after read" and its seven siblings.
+	ReadHitAfterRead, ReadHitAfterWrite     time.Duration
+	ReadMissAfterRead, ReadMissAfterWrite   time.Duration
+	WriteHitAfterRead, WriteHitAfterWrite   time.Duration
+	WriteMissAfterRead, WriteMissAfterWrite time.Duration
+	// ReadCompletion and WriteCompletion are DiskSim's "Read completion
+	// overhead" and "Write completion overhead".
+	ReadCompletion, WriteCompletion time.Duration
+}
 
 // SeekPoint is one measured point of a seek curve.
 type SeekPoint struct {
@@ -205,6 +289,22 @@ type Params struct {
 	// middle of a sequential transfer. Zero means the one-cylinder seek
 	// time (TrackToTrack, or the seek table at distance 1).
 	CylinderSwitch time.Duration
+	// Mapping is the track order of the layout (default conventional).
+	Mapping Mapping
+	// ZeroLatencyRead lets a read whose head lands inside its track's
+	// requested sectors read them as they pass (read on arrival) and pick
+	// up the ones before on the next pass, instead of waiting for the
+	// first (DiskSim's "Immediate buffer read"). The host still receives
+	// sectors in order.
+	ZeroLatencyRead bool
+	// ReadAnyFree keeps in the buffer the sectors of a read's first track
+	// that pass under the head during its rotational wait, just before
+	// the first requested sector (DiskSim's "Read any free blocks").
+	ReadAnyFree bool
+	// ZeroLatencyWrite does for writes (from the host or the write cache)
+	// what ZeroLatencyRead does for reads (DiskSim's "Immediate buffer
+	// write").
+	ZeroLatencyWrite bool
 
 	// ReadOverhead is the controller's processing time for a read
 	// command, before the arm moves or the buffer is searched.
@@ -212,10 +312,18 @@ type Params struct {
 	// WriteOverhead is the same for writes and flushes. Zero means
 	// ReadOverhead.
 	WriteOverhead time.Duration
+	// Overheads, when Enabled, replaces ReadOverhead and WriteOverhead
+	// with per-case overheads (DiskSim's model).
+	Overheads CommandOverheads
 	// InterfaceRate is the host interface payload rate in bytes per
 	// second (SATA 1.5 Gb/s = 150e6, 3 Gb/s = 300e6, 6 Gb/s = 600e6).
 	// Default 300e6.
 	InterfaceRate float64
+	// ReadBusWatermark is the fraction (0..1) of a read from the media
+	// that must be in the buffer before its data starts across the
+	// interface (DiskSim's high water mark set by request size). Zero
+	// starts with the first sector; 1 waits for the last.
+	ReadBusWatermark float64
 
 	// BufferSize is the drive's buffer (cache) memory in bytes.
 	BufferSize int64
@@ -225,8 +333,24 @@ type Params struct {
 	Segments int
 	// ReadAhead chooses the read-ahead policy (default: fill the segment).
 	ReadAhead ReadAheadPolicy
-	// ReadAheadBytes is the read-ahead amount in bytes for ReadAheadFixed.
+	// ReadAheadBytes is the read-ahead amount in bytes for
+	// ReadAheadFixed, and the cap (when not zero) of the track and
+	// cylinder policies.
 	ReadAheadBytes int64
+	// ReadHitsOnWrites keeps the data of the latest write in the buffer,
+	// in a segment of its own beside the Segments read segments, once it
+	// is written, so reads of it hit (DiskSim's "Allow read hits on write
+	// data"). The zero value keeps only dirty data readable.
+	ReadHitsOnWrites bool
+	// NoAlmostHits serves a read from the read-ahead under way only if
+	// its first sector is already in the buffer; otherwise (a sector
+	// still to come, DiskSim's "almost" hit, with "Allow almost read
+	// hits" = 0) the read is a miss. The zero value streams both.
+	NoAlmostHits bool
+	// NoReadAheadOnHit stops a read served wholly from the buffer from
+	// restarting or extending read-ahead (DiskSim's "Read-ahead on idle
+	// hit" = 0). The zero value keeps reading ahead of a stream of hits.
+	NoReadAheadOnHit bool
 
 	// WriteCache enables immediate reporting: writes complete once in the
 	// buffer and are destaged later. The zero value is off; every preset
@@ -294,11 +418,12 @@ func (p *Params) FillDefaults() {
 	}
 }
 
-// Sectors returns the number of sectors the zones hold.
+// Sectors returns the number of sectors (LBAs) the zones hold: their
+// slots less reserved and spare ones.
 func (p *Params) Sectors() int64 {
 	var n int64
 	for _, z := range p.Zones {
-		n += int64(z.Cylinders()) * int64(z.SectorsPerTrack) * int64(p.Surfaces)
+		n += z.lbas(p.Surfaces)
 	}
 	return n
 }
@@ -362,7 +487,41 @@ func (p Params) Validate() error {
 		if z.CylinderSkew < 0 || (z.SectorsPerTrack > 0 && z.CylinderSkew >= z.SectorsPerTrack) {
 			bad(f+".CylinderSkew", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.CylinderSkew)
 		}
+		if zonesOK && p.Surfaces > 0 {
+			slots := int64(z.Cylinders()) * int64(z.SectorsPerTrack) * int64(p.Surfaces)
+			if z.FirstBlockOffset < 0 || z.FirstBlockOffset >= z.SectorsPerTrack {
+				bad(f+".FirstBlockOffset", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.FirstBlockOffset)
+			}
+			if z.ReservedSectors < 0 || z.SpareSectors < 0 || int64(z.ReservedSectors)+int64(z.SpareSectors) >= slots {
+				bad(f+".ReservedSectors", "reserved (%d) and spare (%d) sectors must be non-negative and leave some of the zone's %d", z.ReservedSectors, z.SpareSectors, slots)
+			}
+			prev := int64(-1)
+			for j, s := range z.Slips {
+				if s <= prev || s >= slots {
+					bad(fmt.Sprintf("%s.Slips[%d]", f, j), "must be increasing and below the zone's %d slots, got %d", slots, s)
+					break
+				}
+				prev = s
+			}
+			if int64(len(z.Slips)) > int64(z.SpareSectors) {
+				bad(f+".Slips", "%d slips exceed the zone's %d spare sectors", len(z.Slips), z.SpareSectors)
+			}
+		}
 		next = z.LastCylinder + 1
+	}
+	if p.Mapping >= numMappings {
+		bad("Mapping", "unknown mapping %d", uint8(p.Mapping))
+	}
+	if !(p.ReadBusWatermark >= 0 && p.ReadBusWatermark <= 1) {
+		bad("ReadBusWatermark", "must be in 0..1, got %g", p.ReadBusWatermark)
+	}
+	if o := p.Overheads; o.Enabled {
+		for i, v := range []time.Duration{o.ReadHitAfterRead, o.ReadHitAfterWrite, o.ReadMissAfterRead, o.ReadMissAfterWrite,
+			o.WriteHitAfterRead, o.WriteHitAfterWrite, o.WriteMissAfterRead, o.WriteMissAfterWrite, o.ReadCompletion, o.WriteCompletion} {
+			if v < 0 || v > time.Second {
+				bad("Overheads", "field %d must be in 0..1s, got %v", i, v)
+			}
+		}
 	}
 	if p.Capacity < 0 {
 		bad("Capacity", "must not be negative, got %d", p.Capacity)

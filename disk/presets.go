@@ -13,6 +13,47 @@ import (
 // project's calibration notes, which cite the vendors' data sheets) and
 // the measured tables of seeds 003 and 004; what is inferred is said so.
 // Figures in MB/s are 10^6 bytes per second.
+//
+// # Presets and the validated model structure
+//
+// The drive model is validated on DiskSim's measured models of the
+// Quantum Atlas 10K and HP C3323A (package disk/disksim; demerit 0.110 ms
+// and 0.250 ms on their measured traces, against DiskSim's 0.268 and
+// 0.306 ms). Those models fill every part of Params from measurements
+// extracted from the drives: a zone table with per-zone sectors per
+// track, track and cylinder skews, first-block offsets, spares and slips;
+// a seek table of about a hundred measured distances; head switch and
+// write settle; per-case command overheads (read or write, buffer hit or
+// miss, after a read or a write) and completion overheads; a per-block
+// interface time; buffer segments, read-ahead scheme and read watermark.
+//
+// The presets fill the same structure from data sheets, not
+// measurements, and so carry less information:
+//
+//   - From spec sheets (DRIVES.md, cited per preset): rpm, capacity,
+//     buffer size, interface rate, average seek (and, where published,
+//     track-to-track, full stroke and the read/write seek difference),
+//     the number of heads where a platter count is given, and the outer
+//     and inner media rates.
+//   - Derived by rule (Spec.Params): the zone table (sectors per track
+//     falling linearly, equal-width zones), skews (the switch times
+//     rounded up to whole sectors), the head switch where a pair of
+//     instantaneous and sustained rates gives it, and the seek curve
+//     (Lee's three-point equation through track-to-track, average and
+//     full stroke, in place of a measured table).
+//   - Inferred (said so in each preset): zone count, track-to-track and
+//     full stroke where unpublished, head switch otherwise, write settle
+//     where unpublished, a single command overhead for every case
+//     (Params.ReadOverhead; no per-case Params.Overheads, no completion
+//     overhead), 16 segments with read-ahead filling the segment.
+//   - Not modelled for presets (zero values): first-block offsets,
+//     reserved, spare and slipped sectors, serpentine mapping, zero-latency
+//     access, read-any-free, the read watermark. Capacity is the IDEMA
+//     figure; the derived geometry holds at most a cylinder more.
+//
+// A preset is therefore as good as its data sheet: the validated drives
+// show what the structure achieves when every field is measured, not
+// what a preset achieves.
 
 const (
 	mb  = 1e6

@@ -14,6 +14,7 @@ type cmd struct {
 	kind             cmdKind
 	doneKnown        bool
 	seekDist         int64
+	free             int64 // sectors before lba read during the rotational wait (ReadAnyFree)
 
 	// Timeline, filled as service proceeds.
 	tQueue, tStart, tOver, tSeek, tRot, tMedia0, tMedia1, tBus0, tDone sim.Time
@@ -48,7 +49,7 @@ func (d *Drive) enqueue(r *sim.Request, now sim.Time) {
 		c.fua = r.FUA
 		p := d.g.locate(c.lba)
 		c.cyl, c.head = p.cyl, p.head
-		c.angle = d.g.zones[p.zone].angle(p.cyl, p.head, p.sector)
+		c.angle = d.g.zones[p.zone].angle(p.cyl, p.head, p.sector, d.g.heads)
 		if !c.write {
 			c.hit = d.bufferHit(c.lba, c.n, now)
 		}

@@ -1,0 +1,40 @@
+package disksim
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/simtest"
+)
+
+// TestConformance runs the sim.Device conformance suite on drives loaded
+// from DiskSim models: the measured layouts (slips, spares, serpentine
+// mapping), per-case overheads and zero-latency access must keep every
+// device invariant, with real bytes.
+func TestConformance(t *testing.T) {
+	files := []string{"testdata/mini.parv"}
+	for _, f := range []string{"atlas10k.parv", "hp_c3323a.parv"} {
+		files = append(files, filepath.Join(sharedModels, f))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			if f != files[0] {
+				needShared(t)
+			}
+			p, _, err := Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			simtest.TestDevice(t, func(t *testing.T) (sim.Device, *sim.Engine) {
+				eng := sim.NewEngine(7)
+				d, err := disk.New(eng, p, "d0", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d, eng
+			}, simtest.WithData())
+		})
+	}
+}
