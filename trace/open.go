@@ -28,6 +28,8 @@ const (
 	FormatAlibaba   Format = "alibaba"    // Alibaba block traces (AlibabaReader)
 	FormatTencent   Format = "tencent"    // Tencent CBS (TencentReader)
 	FormatSystor17  Format = "systor17"   // SYSTOR '17 (Systor17Reader)
+	FormatDiskSim   Format = "disksim"    // DiskSim ASCII (DiskSimReader)
+	FormatValidate  Format = "validate"   // DiskSim validate traces (ValidateReader)
 )
 
 // formatSpec is one entry of the format table: how to read the format
@@ -44,6 +46,7 @@ type formatSpec struct {
 // order: formats with a header or a distinctive field come first.
 var formats = []formatSpec{
 	{FormatFio, func(r io.Reader, n string) Reader { return NewFioReader(r, n) }, isFioHeader},
+	{FormatValidate, func(r io.Reader, n string) Reader { return NewValidateReader(r, n) }, sniffValidate},
 	{FormatCSV, func(r io.Reader, n string) Reader { return NewCSVReader(r, n) }, isCSVHeader},
 	{FormatSystor17, func(r io.Reader, n string) Reader { return NewSystor17Reader(r, n) }, sniffSystor17},
 	{FormatMSR, func(r io.Reader, n string) Reader { return NewMSRReader(r, n) }, sniffMSR},
@@ -52,6 +55,7 @@ var formats = []formatSpec{
 	{FormatSPC, func(r io.Reader, n string) Reader { return NewSPCReader(r, n) }, sniffSPC},
 	{FormatBlkparse, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'Q'); return b }, sniffBlkparse},
 	{FormatBlkparseD, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'D'); return b }, nil},
+	{FormatDiskSim, func(r io.Reader, n string) Reader { return NewDiskSimReader(r, n) }, sniffDiskSim},
 }
 
 // Formats returns the names of the formats NewReader reads, "auto"
