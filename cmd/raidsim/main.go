@@ -7,6 +7,7 @@
 //	raidsim run [flags]     run a fio-style workload or a trace on a drive or array
 //	raidsim gen [flags]     write a synthetic workload as a trace (CSV or fio iolog)
 //	raidsim convert IN OUT  rewrite a trace in another format
+//	raidsim validate        score a DiskSim drive model against a measured trace
 //	raidsim help            show this help
 //
 // `raidsim run --help` lists the run flags. Sizes take fio's forms
@@ -33,6 +34,7 @@ Usage:
   raidsim run [flags]      run a fio-style workload or a trace on a drive or array (raidsim run --help)
   raidsim gen [flags]      write a synthetic workload as a trace: --to csv|fio --out FILE
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
+  raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
   raidsim help             show this help
 `
 
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runGen(args, stdout, stderr)
 	case "convert":
 		err = runConvert(args, stdout, stderr)
+	case "validate":
+		err = runValidate(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
