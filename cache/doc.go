@@ -1,0 +1,98 @@
+// Package cache simulates a volume cache in front of any sim.Device: the
+// write-back cache of a RAID controller or of chipset RAID in host memory
+// (Intel's "Volume Write Back Cache"), which absorbs writes at memory
+// speed, gathers them into large sequential writes, and serves reads of
+// recent data.
+//
+// A [Cache] is made by [New] from a [Config], plain data whose
+// WithDefaults and Validate follow the house style, and is itself a
+// sim.Device with the capacity and sector size of the device below, so it
+// stacks anywhere: over one drive, over a RAID array, under another
+// layer. It imports only sim and github.com/google/btree; it is told a
+// RAID array's stripe geometry as numbers.
+//
+// # Modes
+//
+// In WriteBack mode (the default) a write is acknowledged once it is in
+// cache memory, after Config.HitLatency plus its length at
+// Config.CopyRate. In WriteThrough mode every write goes to the device
+// below and is acknowledged when the device acknowledges it; the cache
+// keeps a clean copy for reads. Off passes every request through.
+//
+// # Dirty data
+//
+// Dirty data is kept as extents in a btree ordered by offset. A write
+// merges with the dirty extents it overlaps or touches, so a sequential
+// stream becomes one growing extent and an overwrite replaces bytes in
+// memory that then never reach the device (Stats.OverwrittenBytes). When
+// requests carry Data the cache stores the bytes, so reads return the last
+// acknowledged write whether the data is dirty, on its way to the device,
+// or clean. Memory is charged in whole Config.Block units.
+//
+// # Reads
+//
+// A read is split into pieces: those held in memory (dirty data first,
+// then data being written below, then clean data) are copied at memory
+// speed, and each missing range becomes one read below; the read
+// completes when all pieces have. Data read from below is kept clean,
+// least recently used first out, unless Config.NoReadCache. A read miss
+// that continues the previous read reads Config.ReadAhead more bytes.
+//
+// # Destage
+//
+// Dirty data goes below in destage writes of at most
+// Config.MaxDestageBytes, at most Config.MaxOutstandingDestages at once.
+// The [Policy] says when: at a high water mark until a low one
+// (Watermark), every Interval, after an Idle period, or at a rate growing
+// with occupancy (Linear); whatever the policy, a pending flush or a
+// write waiting for room destages at full rate. The [Order] says what
+// goes first: ascending LBA with wrap (C-SCAN), least recently written,
+// or WOW (C-SCAN skipping recently rewritten extents once). With
+// AlignStripe, destages are whole stripes when the dirty data covers
+// them (so a RAID 5 below writes full stripes without reading), and
+// partial stripes wait until a flush, a sweep or the high water mark
+// forces them out.
+//
+// A write that arrives for a range being destaged stays dirty: destage
+// takes a copy of the range out of the dirty tree, and two writes to
+// overlapping ranges are never in flight below at once, so the device
+// sees them in acknowledgement order.
+//
+// # Back-pressure
+//
+// A write that finds memory full (after evicting clean data) waits, in
+// arrival order, until destages free room; Stats counts these stalls and
+// their time, and Stats.FilledAt says when the first one happened. A
+// write larger than the whole cache goes straight below.
+//
+// # FLUSH and FUA
+//
+// A FLUSH completes only after every write acknowledged before it has
+// been written below and a flush sent below afterwards has completed
+// (writes arriving meanwhile are not held up: they belong to the next
+// flush epoch). A FUA write goes straight to the device as FUA, and
+// replaces whatever the cache held for its range when it completes. A
+// NonVolatile cache with NVIgnoresFlush acknowledges flushes at once.
+//
+// # Crash
+//
+// [Cache.Crash] models a power loss at the current virtual time: a
+// volatile cache returns the extents of acknowledged data that existed
+// only in its memory and drops them, so the device below plus those
+// extents is the acknowledged state; a NonVolatile cache loses nothing.
+//
+// # Statistics
+//
+// [Cache.Stats] reports read hit ratios by request and by byte, writes
+// absorbed, the coalescing factor (absorbed host writes per destage
+// write), the fraction of destages that were full stripes, peak and
+// time-weighted mean dirty bytes, stalls and their time, and when the
+// cache first filled and first reached the high water mark.
+//
+// # Allocation
+//
+// Host records, child requests and extents are recycled through free
+// lists and the btree's nodes through its free list, so in steady state
+// serving requests without Data allocates nothing (requests with Data
+// allocate the copies the cache keeps).
+package cache

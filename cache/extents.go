@@ -1,0 +1,310 @@
+package cache
+
+import (
+	"github.com/google/btree"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// Extent is a byte range of the device: Length bytes from Offset.
+type Extent struct {
+	Offset, Length int64
+}
+
+// End returns Offset+Length.
+func (e Extent) End() int64 { return e.Offset + e.Length }
+
+// extent is one range of cached data: dirty, clean, or in flight to the
+// device below. Extents of one tree never overlap.
+type extent struct {
+	off, end int64
+	// data holds end-off bytes, or is nil when the requests that made
+	// the extent carried no payload. Slices handed to other extents are
+	// always capped (three-index slicing), so appending to one never
+	// writes into another's bytes.
+	data []byte
+	// epoch is the flush epoch of dirty data (see Cache.flushes).
+	epoch uint64
+	// lastWrite is when the extent was last written (LRW order).
+	lastWrite sim.Time
+	// ref is WOW's recency bit: written again since the sweep passed.
+	ref bool
+	// born is when the oldest byte of a dirty extent was written.
+	born sim.Time
+	// lk[0] links the LRW list (dirty) or the LRU list (clean), lk[1]
+	// the age list (dirty, oldest born first).
+	lk [2]links
+	// orphan marks an in-flight destage whose data a Crash dropped.
+	orphan bool
+	// destage marks an in-flight extent that is a destage (else a
+	// write-through or FUA write of a host request).
+	destage bool
+}
+
+func lessExtent(a, b *extent) bool { return a.off < b.off }
+
+// dataRange returns e's bytes for [a, b), capped, or nil.
+func (e *extent) dataRange(a, b int64) []byte {
+	if e.data == nil {
+		return nil
+	}
+	return e.data[a-e.off : b-e.off : b-e.off]
+}
+
+// extentTree is a btree of disjoint extents ordered by offset, with the
+// byte and block-charge totals kept up to date. Its iterators are bound
+// once so searches do not allocate.
+type extentTree struct {
+	t      *btree.BTreeG[*extent]
+	block  int64
+	bytes  int64 // sum of lengths
+	charge int64 // sum of whole blocks touched, in bytes
+
+	probe   extent
+	found   *extent
+	limit   int64
+	max     int
+	buf     []*extent
+	first   btree.ItemIteratorG[*extent]
+	collect btree.ItemIteratorG[*extent]
+}
+
+func newExtentTree(block int64, fl *btree.FreeListG[*extent]) *extentTree {
+	t := &extentTree{block: block, t: btree.NewWithFreeListG(16, lessExtent, fl)}
+	t.first = func(e *extent) bool { t.found = e; return false }
+	t.collect = func(e *extent) bool {
+		if e.off >= t.limit || len(t.buf) >= t.max {
+			return false
+		}
+		t.buf = append(t.buf, e)
+		return true
+	}
+	return t
+}
+
+// chargeOf returns the bytes of the whole blocks [off, end) touches.
+func (t *extentTree) chargeOf(off, end int64) int64 {
+	if end <= off {
+		return 0
+	}
+	b := t.block
+	return ((end+b-1)/b - off/b) * b
+}
+
+func (t *extentTree) len() int { return t.t.Len() }
+
+func (t *extentTree) insert(e *extent) {
+	t.t.ReplaceOrInsert(e)
+	t.bytes += e.end - e.off
+	t.charge += t.chargeOf(e.off, e.end)
+}
+
+func (t *extentTree) remove(e *extent) {
+	t.t.Delete(e)
+	t.bytes -= e.end - e.off
+	t.charge -= t.chargeOf(e.off, e.end)
+}
+
+// setRange moves e (in the tree) to [off, end); the caller keeps e.data
+// consistent. No other extent may overlap the new range.
+func (t *extentTree) setRange(e *extent, off, end int64) {
+	t.bytes += (end - off) - (e.end - e.off)
+	t.charge += t.chargeOf(off, end) - t.chargeOf(e.off, e.end)
+	if off != e.off {
+		t.t.Delete(e)
+		e.off, e.end = off, end
+		t.t.ReplaceOrInsert(e)
+		return
+	}
+	e.end = end
+}
+
+// floor returns the last extent starting at or before pos, or nil.
+func (t *extentTree) floor(pos int64) *extent {
+	t.found, t.probe.off = nil, pos
+	t.t.DescendLessOrEqual(&t.probe, t.first)
+	return t.found
+}
+
+// ceil returns the first extent starting at or after pos, or nil.
+func (t *extentTree) ceil(pos int64) *extent {
+	t.found, t.probe.off = nil, pos
+	t.t.AscendGreaterOrEqual(&t.probe, t.first)
+	return t.found
+}
+
+// containing returns the extent holding byte pos, or nil.
+func (t *extentTree) containing(pos int64) *extent {
+	if e := t.floor(pos); e != nil && e.end > pos {
+		return e
+	}
+	return nil
+}
+
+// nextStart returns the offset of the first extent starting after pos,
+// or limit if there is none before it.
+func (t *extentTree) nextStart(pos, limit int64) int64 {
+	if e := t.ceil(pos + 1); e != nil && e.off < limit {
+		return e.off
+	}
+	return limit
+}
+
+// overlapping returns the extents that overlap [off, end), or also touch
+// it when adjacent is set, in offset order. The slice is reused by the
+// next call.
+func (t *extentTree) overlapping(off, end int64, adjacent bool) []*extent {
+	t.buf = t.buf[:0]
+	start := off
+	if e := t.floor(off); e != nil && (e.end > off || (adjacent && e.end == off)) {
+		start = e.off
+	}
+	t.limit, t.max = end, int(^uint(0)>>1)
+	if adjacent {
+		t.limit = end + 1
+	}
+	t.probe.off = start
+	t.t.AscendGreaterOrEqual(&t.probe, t.collect)
+	// The first extent may end before off when it was found by floor
+	// only to anchor the scan.
+	if len(t.buf) > 0 && (t.buf[0].end < off || (!adjacent && t.buf[0].end == off)) {
+		t.buf = t.buf[1:]
+	}
+	return t.buf
+}
+
+// from returns up to n extents in offset order starting with the one
+// holding pos (or the first after it). The slice is reused.
+func (t *extentTree) from(pos int64, n int) []*extent {
+	t.buf = t.buf[:0]
+	if e := t.containing(pos); e != nil {
+		pos = e.off
+	}
+	t.limit, t.max = int64(^uint64(0)>>1), n
+	t.probe.off = pos
+	t.t.AscendGreaterOrEqual(&t.probe, t.collect)
+	return t.buf
+}
+
+// covered returns the bytes of [off, end) the tree holds.
+func (t *extentTree) covered(off, end int64) int64 {
+	var n int64
+	for _, e := range t.overlapping(off, end, false) {
+		n += min(e.end, end) - max(e.off, off)
+	}
+	return n
+}
+
+// links are one list's pointers in an extent.
+type links struct{ prev, next *extent }
+
+// list is an intrusive doubly linked list of extents, oldest first: the
+// LRW order of dirty extents or the LRU order of clean ones (i = 0), or
+// the age order of dirty extents (i = 1).
+type list struct {
+	head, tail *extent
+	i          int
+}
+
+func (l *list) next(e *extent) *extent { return e.lk[l.i].next }
+
+func (l *list) pushBack(e *extent) {
+	e.lk[l.i] = links{prev: l.tail}
+	if l.tail != nil {
+		l.tail.lk[l.i].next = e
+	} else {
+		l.head = e
+	}
+	l.tail = e
+}
+
+// insertAfter links e after at (which is in the list).
+func (l *list) insertAfter(e, at *extent) {
+	n := at.lk[l.i].next
+	e.lk[l.i] = links{prev: at, next: n}
+	if n != nil {
+		n.lk[l.i].prev = e
+	} else {
+		l.tail = e
+	}
+	at.lk[l.i].next = e
+}
+
+func (l *list) unlink(e *extent) {
+	k := e.lk[l.i]
+	if k.prev != nil {
+		k.prev.lk[l.i].next = k.next
+	} else if l.head == e {
+		l.head = k.next
+	}
+	if k.next != nil {
+		k.next.lk[l.i].prev = k.prev
+	} else if l.tail == e {
+		l.tail = k.prev
+	}
+	e.lk[l.i] = links{}
+}
+
+func (l *list) moveToBack(e *extent) {
+	if l.tail == e {
+		return
+	}
+	l.unlink(e)
+	l.pushBack(e)
+}
+
+// reset empties the list without touching its extents.
+func (l *list) reset() { l.head, l.tail = nil, nil }
+
+// epochs counts dirty and in-flight destage extents per flush epoch, so
+// a flush can tell when everything written before it has reached the
+// device below.
+type epochs struct {
+	base uint64
+	n    []int
+}
+
+func (x *epochs) add(e uint64, d int) {
+	for e-x.base >= uint64(len(x.n)) {
+		x.n = append(x.n, 0)
+	}
+	x.n[e-x.base] += d
+}
+
+// upTo returns the extents of epochs up to and including e.
+func (x *epochs) upTo(e uint64) int {
+	if e < x.base {
+		return 0
+	}
+	s := 0
+	for i := 0; i < len(x.n) && uint64(i) <= e-x.base; i++ {
+		s += x.n[i]
+	}
+	return s
+}
+
+// trim forgets leading empty epochs older than cur.
+func (x *epochs) trim(cur uint64) {
+	i := 0
+	for i < len(x.n) && x.n[i] == 0 && x.base+uint64(i) < cur {
+		i++
+	}
+	if i > 0 {
+		x.n = append(x.n[:0], x.n[i:]...)
+		x.base += uint64(i)
+	}
+}
+
+// growTo returns s extended to n bytes (new bytes zero), reallocating
+// with doubling when its capacity is short.
+func growTo(s []byte, n int64) []byte {
+	if int64(cap(s)) >= n {
+		old := len(s)
+		s = s[:n]
+		clear(s[old:])
+		return s
+	}
+	ns := make([]byte, n, max(n, 2*int64(cap(s))))
+	copy(ns, s)
+	return ns
+}

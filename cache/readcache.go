@@ -1,0 +1,230 @@
+package cache
+
+import "github.com/raidsim/raidsim/sim"
+
+// read serves a host read: the parts held in cache memory (dirty data,
+// data on its way below, clean data) are copied at once; each missing
+// range becomes one read below. The request completes when every piece
+// has, and not before the hit service time.
+func (c *Cache) read(h *host) {
+	r := h.r
+	c.st.Reads++
+	c.st.ReadBytes += r.Length
+	off, end := r.Offset, r.End()
+	want := r.Data != nil
+	caching := !c.cfg.NoReadCache
+	sequential := off == c.lastReadEnd
+	c.lastReadEnd = end
+
+	var last *child
+	for pos := off; pos < end; {
+		if e := c.dirty.containing(pos); e != nil {
+			pos = c.hit(h, e, pos, end)
+			continue
+		}
+		// Data lower in precedence stops where higher data starts.
+		lim := c.dirty.nextStart(pos, end)
+		if e := c.busy.containing(pos); e != nil && (!want || e.data != nil) {
+			pos = c.hit(h, e, pos, lim)
+			continue
+		}
+		if caching {
+			if e := c.clean.containing(pos); e != nil && (!want || e.data != nil) {
+				c.lru.moveToBack(e)
+				pos = c.hit(h, e, pos, c.busy.nextStart(pos, lim))
+				continue
+			}
+		}
+		next := c.busy.nextStart(pos, lim)
+		if caching {
+			next = c.clean.nextStart(pos, next)
+		}
+		if last != nil && last.end == pos {
+			last.end = next
+		} else {
+			last = c.newChild(kindMiss, h)
+			last.off, last.end = pos, next
+			c.missKids = append(c.missKids, last)
+		}
+		pos = next
+	}
+	if h.hitBytes > 0 {
+		c.st.ReadHitBytes += h.hitBytes
+		h.readyAt = c.eng.Now().Add(c.hitTime(h.hitBytes))
+	}
+	switch {
+	case len(c.missKids) == 0:
+		c.st.ReadHits++
+	case h.hitBytes > 0:
+		c.st.ReadPartialHits++
+	}
+	for i, ch := range c.missKids {
+		ch.Op, ch.Offset, ch.Length = sim.Read, ch.off, ch.end-ch.off
+		if i == len(c.missKids)-1 && sequential && caching && c.cfg.ReadAhead > 0 && ch.end == end {
+			limit := min(end+c.cfg.ReadAhead, c.cap)
+			for _, t := range []*extentTree{c.dirty, c.busy, c.clean} {
+				if e := t.ceil(end); e != nil && e.off < limit {
+					limit = e.off
+				}
+			}
+			ch.Length = limit - ch.off
+			c.st.ReadAheadBytes += limit - end
+		}
+		if want {
+			if ch.End() > ch.end {
+				ch.Data = make([]byte, ch.Length)
+			} else {
+				ch.Data = r.Data[ch.off-off : ch.end-off : ch.end-off]
+			}
+		}
+		c.st.BelowReads++
+		c.st.BelowReadBytes += ch.Length
+		ch.idx = len(c.misses)
+		c.misses = append(c.misses, ch)
+	}
+	n := len(c.missKids)
+	for i, ch := range c.missKids {
+		c.missKids[i] = nil
+		c.submitChild(ch)
+	}
+	c.missKids = c.missKids[:0]
+	if n == 0 {
+		c.finish(h)
+	}
+}
+
+// hit copies the part of [pos, end) that e holds into the host's buffer
+// (zeros where e has no payload) and returns where it stops.
+func (c *Cache) hit(h *host, e *extent, pos, end int64) int64 {
+	stop := min(e.end, end)
+	if r := h.r; r.Data != nil {
+		dst := r.Data[pos-r.Offset : stop-r.Offset]
+		if e.data != nil {
+			copy(dst, e.data[pos-e.off:stop-e.off])
+		} else {
+			clear(dst)
+		}
+	}
+	h.hitBytes += stop - pos
+	return stop
+}
+
+// missDone takes the data of a read below: into the host's buffer, and
+// into clean memory unless a write to the range arrived meanwhile.
+func (c *Cache) missDone(ch *child) {
+	last := len(c.misses) - 1
+	c.misses[ch.idx] = c.misses[last]
+	c.misses[ch.idx].idx = ch.idx
+	c.misses[last] = nil
+	c.misses = c.misses[:last]
+	if ch.Err != nil {
+		return
+	}
+	r := ch.h.r
+	if r.Data != nil {
+		dst := r.Data[ch.off-r.Offset : ch.end-r.Offset]
+		if ch.End() > ch.end {
+			copy(dst, ch.Data)
+		}
+		if ch.stale {
+			// Newer acknowledged data for the range is in memory.
+			c.overlay(dst, ch.off, ch.end)
+		}
+	}
+	if !ch.stale {
+		c.fillClean(ch.Offset, ch.End(), ch.Data)
+	}
+}
+
+// overlay copies the dirty data within [off, end) over dst.
+func (c *Cache) overlay(dst []byte, off, end int64) {
+	for _, e := range c.dirty.overlapping(off, end, false) {
+		a, b := max(e.off, off), min(e.end, end)
+		if e.data != nil {
+			copy(dst[a-off:b-off], e.data[a-e.off:b-e.off])
+		}
+	}
+}
+
+// fillClean keeps the parts of [off, end) that no tree holds as clean
+// data (data holds the range's bytes, or is nil), evicting the least
+// recently used clean data to make room. It gives way to writes waiting
+// for room.
+func (c *Cache) fillClean(off, end int64, data []byte) {
+	if c.cfg.NoReadCache || c.cfg.Mode == Off || len(c.stalled) > 0 {
+		return
+	}
+	for pos := off; pos < end; {
+		if e := c.dirty.containing(pos); e != nil {
+			pos = e.end
+			continue
+		}
+		if e := c.busy.containing(pos); e != nil {
+			pos = e.end
+			continue
+		}
+		if e := c.clean.containing(pos); e != nil {
+			pos = e.end
+			continue
+		}
+		next := c.dirty.nextStart(pos, end)
+		next = c.busy.nextStart(pos, next)
+		next = c.clean.nextStart(pos, next)
+		need := c.clean.chargeOf(pos, next)
+		for c.used()+need > c.cfg.Size && c.lru.head != nil {
+			c.evict(c.lru.head)
+		}
+		if c.used()+need > c.cfg.Size {
+			return
+		}
+		e := c.newExtent(pos, next)
+		if data != nil {
+			e.data = append([]byte(nil), data[pos-off:next-off]...)
+		}
+		c.clean.insert(e)
+		c.lru.pushBack(e)
+		pos = next
+	}
+}
+
+// evict drops the clean extent e.
+func (c *Cache) evict(e *extent) {
+	c.st.Evictions++
+	c.st.EvictedBytes += e.end - e.off
+	c.clean.remove(e)
+	c.lru.unlink(e)
+	c.freeExtent(e)
+}
+
+// dropClean forgets clean data within [off, end), which a write makes
+// stale.
+func (c *Cache) dropClean(off, end int64) {
+	ov := c.clean.overlapping(off, end, false)
+	c.merge = append(c.merge[:0], ov...)
+	for _, e := range c.merge {
+		switch {
+		case off <= e.off && e.end <= end:
+			c.clean.remove(e)
+			c.lru.unlink(e)
+			c.freeExtent(e)
+		case e.off < off && end < e.end:
+			r := c.newExtent(end, e.end)
+			r.data = e.dataRange(end, e.end)
+			if e.data != nil {
+				e.data = e.data[: off-e.off : off-e.off]
+			}
+			c.clean.setRange(e, e.off, off)
+			c.clean.insert(r)
+			c.lru.insertAfter(r, e)
+		case e.off < off:
+			if e.data != nil {
+				e.data = e.data[: off-e.off : off-e.off]
+			}
+			c.clean.setRange(e, e.off, off)
+		default:
+			e.data = e.dataRange(end, e.end)
+			c.clean.setRange(e, end, e.end)
+		}
+	}
+	c.merge = c.merge[:0]
+}
