@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/raid"
@@ -28,6 +29,10 @@ type Experiment struct {
 	// Failures fail array members at virtual times from the start (RAID
 	// only).
 	Failures []raid.Failure
+	// Cache, when set, puts a volume write-back cache on top of the
+	// drive or array. With Align set to cache.AlignStripe over an array
+	// and no stripe geometry given, the array's geometry is used.
+	Cache *cache.Config
 	// Workload is the fio-style workload. Its IODepth sets how many
 	// requests closed-loop replay keeps outstanding.
 	Workload trace.Workload
@@ -46,6 +51,7 @@ type stack struct {
 	top    sim.Device
 	drives []*disk.Drive
 	array  *raid.Array
+	cache  *cache.Cache
 }
 
 // build makes the stack's devices on eng, reporting every configuration
@@ -106,6 +112,21 @@ func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
 			return nil, errors.Join(ferrs...)
 		}
 		s.array, s.top = a, a
+	}
+	if x.Cache != nil {
+		cfg := *x.Cache
+		if cfg.Align == cache.AlignStripe && cfg.StripeUnit == 0 && cfg.FullStripe == 0 {
+			if s.array == nil {
+				return nil, errors.New("raidsim: Cache.Align: stripe alignment needs a RAID array below or a stripe geometry")
+			}
+			g := s.array.Geometry()
+			cfg.StripeUnit, cfg.DataMembers = g.StripeUnit, g.DataMembers
+		}
+		c, err := cache.New(eng, cfg, s.top, "cache", x.Observer)
+		if err != nil {
+			return nil, err
+		}
+		s.cache, s.top = c, c
 	}
 	return s, nil
 }
@@ -180,6 +201,9 @@ func (x Experiment) Run() (*Report, error) {
 	}
 	if s.array != nil {
 		rep.RAID = raidReport(s.array)
+	}
+	if s.cache != nil {
+		rep.Cache = cacheReport(s.cache)
 	}
 	return rep, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/raid"
@@ -52,6 +53,12 @@ type runOptions struct {
 	traceDevice, reorder         int
 	speed                        float64
 	traceCapacity                int64
+	cacheSize                    int64
+	cacheMode, destage, order    string
+	cacheAlign                   string
+	highWater, lowWater          float64
+	flushInterval                time.Duration
+	cacheNV                      bool
 	set                          map[string]bool // flags given on the command line
 }
 
@@ -103,6 +110,15 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.layout, "layout", "left-symmetric", "RAID 5 parity layout: left-symmetric, left-asymmetric, right-symmetric, right-asymmetric")
 	fs.StringVar(&o.r5write, "raid5-write", "auto", "RAID 5 small writes: auto (fewest reads, as md), rmw or rcw")
 	fs.Var(&o.failures, "fail-disk", "fail array member I at virtual time T, as I@T (e.g. 1@1s); repeatable")
+	fs.Var(sizeFlag{&o.cacheSize}, "cache", "volume write-back cache on top of the stack, e.g. 64MiB (default: none)")
+	fs.StringVar(&o.cacheMode, "cache-mode", "write-back", "volume cache mode: write-back, write-through or off")
+	fs.StringVar(&o.destage, "destage", "wm", "destage policy: wm (high/low watermarks), interval, idle or linear")
+	fs.StringVar(&o.order, "destage-order", "lba", "destage order: lba (C-SCAN), lrw (oldest first) or wow")
+	fs.Float64Var(&o.highWater, "high-water", 0.5, "destage starts when dirty data exceeds this fraction of the cache")
+	fs.Float64Var(&o.lowWater, "low-water", 0.45, "destage stops below this fraction")
+	fs.DurationVar(&o.flushInterval, "flush-interval", time.Second, "period of the interval destage policy")
+	fs.BoolVar(&o.cacheNV, "cache-nv", false, "the volume cache is non-volatile (battery-backed): a crash loses nothing")
+	fs.StringVar(&o.cacheAlign, "cache-align", "", "shape destages to full stripes: stripe or none (default: stripe over RAID, none otherwise)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay this trace file instead of a synthetic workload (.gz and .bz2 are read as they are)")
 	fs.StringVar(&o.format, "format", "auto", "trace format: auto or one of "+strings.Join(trace.Formats(), ", "))
 	fs.IntVar(&o.traceDevice, "trace-device", -1, "replay only this device (disk, volume) number of the trace; -1 replays all")
@@ -187,6 +203,17 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 		x.RAID = &cfg
 	} else if o.disks > 1 || len(o.failures) > 0 || o.stripe != 0 {
 		errs = append(errs, "--disks, --stripe and --fail-disk need --raid")
+	}
+	if o.cacheSize != 0 {
+		c, cerrs := o.cacheConfig(x.RAID != nil)
+		errs = append(errs, cerrs...)
+		x.Cache = c
+	} else {
+		for _, name := range []string{"cache-mode", "destage", "destage-order", "high-water", "low-water", "flush-interval", "cache-nv", "cache-align"} {
+			if o.set[name] {
+				errs = append(errs, fmt.Sprintf("--%s needs a volume cache: add --cache SIZE", name))
+			}
+		}
 	}
 	if o.tracePath != "" {
 		src := &raidsim.TraceSource{Path: o.tracePath, Format: o.format, Speed: o.speed,
@@ -323,6 +350,24 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 			return err
 		}
 	}
+	if c := rep.Cache; c != nil {
+		filled := "never"
+		if c.FilledAtSeconds != nil {
+			filled = metrics.FormatFixed(*c.FilledAtSeconds, 3) + " s"
+		}
+		t := metrics.Table{
+			Title: fmt.Sprintf("\nVolume cache (%s, %s%s)", trace.FormatSize(c.SizeBytes), c.Mode, map[bool]string{true: ", non-volatile"}[c.NonVolatile]),
+			Header: []string{"read hits", "absorbed writes", "destages", "coalescing", "full-stripe", "dirty peak",
+				"stalls", "stall s", "filled at", "dirty at end"},
+		}
+		t.AddRow(metrics.FormatFixed(c.ReadHitRatio, 3), fmt.Sprint(c.WritesAbsorbed), fmt.Sprint(c.Destages),
+			metrics.FormatFixed(c.CoalescingFactor, 2), metrics.FormatFixed(c.FullStripeDestageFraction, 3),
+			trace.FormatSize(c.DirtyPeakBytes), fmt.Sprint(c.Stalls), metrics.FormatFixed(c.StallSeconds, 3), filled,
+			trace.FormatSize(c.DirtyBytesAtEnd))
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+	}
 	t := metrics.Table{
 		Title:  "\nDrives",
 		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
@@ -333,6 +378,39 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
 	}
 	return t.WriteText(w)
+}
+
+// cacheConfig builds the volume cache's configuration from the flags.
+func (o *runOptions) cacheConfig(overRAID bool) (*cache.Config, []string) {
+	var errs []string
+	c := &cache.Config{Size: o.cacheSize, HighWater: o.highWater, LowWater: o.lowWater,
+		Interval: o.flushInterval, NonVolatile: o.cacheNV}
+	var err error
+	if o.cacheSize < 0 {
+		errs = append(errs, fmt.Sprintf("--cache: must be positive, got %d", o.cacheSize))
+	}
+	if c.Mode, err = cache.ParseMode(o.cacheMode); err != nil {
+		errs = append(errs, "--cache-mode: "+err.Error())
+	}
+	if c.Policy, err = cache.ParsePolicy(o.destage); err != nil {
+		errs = append(errs, "--destage: "+err.Error())
+	}
+	if c.Order, err = cache.ParseOrder(o.order); err != nil {
+		errs = append(errs, "--destage-order: "+err.Error())
+	}
+	align := o.cacheAlign
+	if align == "" {
+		align = "none"
+		if overRAID {
+			align = "stripe" // real controllers gather full stripes
+		}
+	}
+	if c.Align, err = cache.ParseAlign(align); err != nil {
+		errs = append(errs, "--cache-align: "+err.Error())
+	} else if c.Align == cache.AlignStripe && !overRAID {
+		errs = append(errs, "--cache-align stripe needs --raid")
+	}
+	return c, errs // the cache validates the rest when the stack is built
 }
 
 // setFlags returns the names of the flags given on the command line.
