@@ -125,6 +125,13 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{[]string{"run", "--raid", "5", "--disks", "4", "--fail-disk", "9@1s"}, 1, "9"},
 		{[]string{"run", "--disks", "3"}, 1, "need --raid"},
 		{[]string{"run", "--raid", "0", "--disks", "100000"}, 1, "Disks"},
+		{[]string{"run", "--cache-mode", "write-through"}, 1, "needs a volume cache"},
+		{[]string{"run", "--cache", "64MiB", "--cache-mode", "write-around"}, 1, "--cache-mode"},
+		{[]string{"run", "--cache", "64MiB", "--destage", "never"}, 1, "--destage"},
+		{[]string{"run", "--cache", "64MiB", "--destage-order", "random"}, 1, "--destage-order"},
+		{[]string{"run", "--cache", "64MiB", "--cache-align", "stripe"}, 1, "needs --raid"},
+		{[]string{"run", "--cache", "64MiB", "--high-water", "0.2", "--low-water", "0.4"}, 1, "LowWater"},
+		{[]string{"run", "--cache", "-1"}, 2, "-1"},
 		{[]string{"run", "--timeline", "3", "--json"}, 1, "--timeline"},
 		{[]string{"run", "--timeline", "-1"}, 1, "--timeline"},
 		{[]string{"demo", "x"}, 1, "no arguments"},
@@ -188,6 +195,27 @@ func TestRunRAIDWithFailures(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "failed requests:")
 	assert.Contains(t, out, "data lost")
+}
+
+func TestRunWithVolumeCache(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--drive", "deskstar-7k160", "--raid", "5", "--disks", "4",
+		"--rw", "write", "--bs", "64KiB", "--ios", "2000", "--cache", "32MiB", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Cache map[string]any `json:"cache"`
+		RAID  map[string]any `json:"raid"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	for _, k := range []string{"read_hit_ratio", "coalescing_factor", "full_stripe_destage_fraction", "dirty_peak_bytes", "stall_seconds"} {
+		assert.Contains(t, rep.Cache, k)
+	}
+	assert.Greater(t, rep.Cache["full_stripe_destage_fraction"], 0.95, "over RAID the cache gathers full stripes by default")
+	assert.Greater(t, rep.Cache["coalescing_factor"], 2.0)
+	assert.EqualValues(t, 0, rep.RAID["preread_bytes"], "full stripes need no pre-reads")
+
+	code, out, errOut = runCLI(t, "run", "--rw", "randwrite", "--ios", "500", "--size", "8MiB", "--cache", "64MiB", "--cache-nv", "--destage", "idle")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "Volume cache (64MiB, write-back, non-volatile)")
 }
 
 func TestHelp(t *testing.T) {
