@@ -10,7 +10,6 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/raid"
-	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -100,7 +99,9 @@ type DiskReport struct {
 	DirtyBytesAtExit int64 `json:"dirty_bytes_at_end"`
 }
 
-// CacheReport is the volume cache's share of a run.
+// CacheReport is the volume cache's share of a run: its configuration
+// and cache.Summary's figures (read_hit_ratio, coalescing_factor,
+// full_stripe_destage_fraction, dirty_peak_bytes, stall_seconds, ...).
 type CacheReport struct {
 	// Mode is "write-back", "write-through" or "off".
 	Mode string `json:"mode"`
@@ -108,32 +109,10 @@ type CacheReport struct {
 	SizeBytes int64 `json:"size_bytes"`
 	// NonVolatile reports a battery- or flash-backed cache.
 	NonVolatile bool `json:"non_volatile"`
-	// ReadHitRatio is the fraction of reads served wholly from cache
-	// memory; ByteHitRatio the fraction of read bytes.
-	ReadHitRatio float64 `json:"read_hit_ratio"`
-	ByteHitRatio float64 `json:"byte_hit_ratio"`
-	// WritesAbsorbed counts host writes acknowledged from cache memory;
-	// OverwrittenBytes the bytes that landed on dirty data and so never
-	// went below.
-	WritesAbsorbed   int64 `json:"writes_absorbed"`
+	cache.Summary
+	// OverwrittenBytes is the bytes of absorbed writes that landed on
+	// dirty data and so never went below.
 	OverwrittenBytes int64 `json:"overwritten_bytes"`
-	// Destages counts destage writes sent below.
-	Destages int64 `json:"destages"`
-	// CoalescingFactor is host writes absorbed per destage write.
-	CoalescingFactor float64 `json:"coalescing_factor"`
-	// FullStripeDestageFraction is the fraction of destages that wrote
-	// whole stripes.
-	FullStripeDestageFraction float64 `json:"full_stripe_destage_fraction"`
-	// DirtyPeakBytes and DirtyMeanBytes describe the dirty data held.
-	DirtyPeakBytes int64   `json:"dirty_peak_bytes"`
-	DirtyMeanBytes float64 `json:"dirty_mean_bytes"`
-	// Stalls counts writes that waited for room; StallSeconds is their
-	// total wait.
-	Stalls       int64   `json:"stalls"`
-	StallSeconds float64 `json:"stall_seconds"`
-	// FilledAtSeconds is when a write first found the cache full (nil if
-	// it never filled).
-	FilledAtSeconds *float64 `json:"filled_at_seconds"`
 	// DirtyBytesAtEnd is the acknowledged data only in cache memory when
 	// the last request completed: what a power failure then would lose
 	// from a volatile cache.
@@ -144,21 +123,10 @@ type CacheReport struct {
 func cacheReport(c *cache.Cache) *CacheReport {
 	st := c.Stats()
 	cfg := c.Config()
-	r := &CacheReport{
+	return &CacheReport{
 		Mode: cfg.Mode.String(), SizeBytes: cfg.Size, NonVolatile: cfg.NonVolatile,
-		ReadHitRatio: st.ReadHitRatio(), ByteHitRatio: st.ByteHitRatio(),
-		WritesAbsorbed: st.WritesAbsorbed, OverwrittenBytes: st.OverwrittenBytes,
-		Destages: st.Destages, CoalescingFactor: st.CoalescingFactor(),
-		FullStripeDestageFraction: st.FullStripeFraction(),
-		DirtyPeakBytes:            st.DirtyPeak, DirtyMeanBytes: st.DirtyMean,
-		Stalls: st.Stalls, StallSeconds: st.StallTime.Seconds(),
-		DirtyBytesAtEnd: st.DirtyBytes,
+		Summary: st.Summary(), OverwrittenBytes: st.OverwrittenBytes, DirtyBytesAtEnd: st.DirtyBytes,
 	}
-	if st.FilledAt != sim.Never {
-		t := st.FilledAt.Seconds()
-		r.FilledAtSeconds = &t
-	}
-	return r
 }
 
 // RAIDReport is the array's share of a run.
