@@ -26,6 +26,8 @@ var allowedImports = map[string][]string{
 	"trace":   {"sim", "gonum.org/v1/gonum"},
 	"metrics": {"sim", "gonum.org/v1/gonum"},
 	"simtest": {"sim"},
+	"sweep":   {},
+	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 }
 
 // testOnlyImports may also appear in _test.go files of any package.
