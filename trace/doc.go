@@ -15,8 +15,10 @@
 //
 // A [Workload] is plain data named after fio's job options: rw (read,
 // write, randread, randwrite, rw, randrw), rwmixread, bs and bssplit,
-// iodepth, offset and size of the region, number_ios and
-// random_distribution (uniform, zipf:theta, pareto:h, normal:percent).
+// iodepth, offset and size of the region, number_ios,
+// random_distribution (uniform, zipf:theta, pareto:h, normal:percent),
+// percentage_random (a share of a sequential pattern's requests sent to
+// random offsets) and fsync (a flush record after every N writes).
 // [Workload.Validate] reports every problem at once. [NewSynthetic] turns
 // a workload into a Reader that draws from a random stream the caller
 // passes in, normally one of the engine's named streams, so a run seed

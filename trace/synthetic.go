@@ -53,6 +53,20 @@ type Workload struct {
 	// hash, so hot blocks are not all neighbours. Normal is never
 	// scattered: it is a bell around the middle of the region.
 	NoScatter bool
+	// PercentageRandom, 0..100, makes that share of a sequential
+	// pattern's requests (read, write, rw) go to random offsets drawn
+	// like a random pattern's (RandomDistribution, block-aligned slots);
+	// the others continue sequentially from the end of the request
+	// before, whichever kind it was, as in fio (percentage_random). Zero
+	// keeps the pattern fully sequential. Random patterns are always
+	// fully random and ignore it.
+	PercentageRandom int
+	// Fsync, when positive, follows every Fsync-th write record with a
+	// sim.Flush record (fio fsync=N), so a device with a volatile write
+	// cache must put the writes on stable media. Flushes are extra
+	// records: NumIOs and Size count only reads and writes, and the flush
+	// due after the last write is still returned. Zero never flushes.
+	Fsync int
 }
 
 // MaxIODepth is the largest IODepth a Workload or a closed-loop Replay
@@ -171,6 +185,12 @@ func (w Workload) Validate(capacity int64, sectorSize int) error {
 	if w.NumIOs < 0 {
 		bad("NumIOs", "%d is negative", w.NumIOs)
 	}
+	if w.PercentageRandom < 0 || w.PercentageRandom > 100 {
+		bad("PercentageRandom", "%d is outside 0..100", w.PercentageRandom)
+	}
+	if w.Fsync < 0 {
+		bad("Fsync", "%d is negative (0 never flushes)", w.Fsync)
+	}
 	if err := w.RandomDistribution.Validate(); err != nil {
 		bad("RandomDistribution", "%v", err)
 	}
@@ -198,9 +218,17 @@ func (w *Workload) regionSize(capacity int64) int64 {
 // largest block still fits, so every request lies inside the region; with
 // one block size that is every whole block of the region.
 //
+// A sequential pattern with PercentageRandom set sends that share of its
+// requests to random slots drawn the same way; the sequential ones go on
+// from the end of the request before.
+//
 // Each record draws, in this order and only when the pattern needs it,
-// its size (BSSplit), its direction (mixed patterns) and its slot (random
-// patterns).
+// its size (BSSplit), its direction (mixed patterns), whether it is
+// random (sequential patterns with 0 < PercentageRandom < 100) and its
+// slot (random requests).
+//
+// With Fsync = N, a sim.Flush record (offset and length zero) follows
+// every N-th write; it draws nothing.
 type Synthetic struct {
 	w      Workload
 	src    *rand.Rand
@@ -210,9 +238,12 @@ type Synthetic struct {
 	cum    []float64 // cumulative BSSplit percents; nil with one size
 	slots  slotSampler
 	pos    int64 // next sequential offset
-	count  int64 // records returned
+	count  int64 // read and write records returned
 	bytes  int64 // bytes returned
 	limitN int64 // records to return, or 0 to stop on bytes
+	random bool  // some requests draw slots (a random pattern or PercentageRandom)
+	writes int   // writes since the last flush (Fsync)
+	flush  bool  // a flush record is due next
 }
 
 // NewSynthetic returns a generator for w (after WithDefaults) on a device
@@ -246,7 +277,8 @@ func NewSynthetic(w Workload, src *rand.Rand, capacity int64, sectorSize int) (*
 			s.cum[i] = c
 		}
 	}
-	if w.RW.Random() {
+	s.random = w.RW.Random() || w.PercentageRandom > 0
+	if s.random {
 		n := uint64((s.end-s.start-hi)/s.align) + 1
 		s.slots = newSlotSampler(w.RandomDistribution, n, src, !w.NoScatter)
 	}
@@ -257,8 +289,13 @@ func NewSynthetic(w Workload, src *rand.Rand, capacity int64, sectorSize int) (*
 func (s *Synthetic) Workload() Workload { return s.w }
 
 // Next returns the next record, or io.EOF once NumIOs records (or Size
-// bytes when NumIOs is zero) have been returned. Records have Time zero.
+// bytes when NumIOs is zero) have been returned, plus the flush due after
+// the last write. Records have Time zero.
 func (s *Synthetic) Next() (Record, error) {
+	if s.flush {
+		s.flush = false
+		return Record{Op: sim.Flush}, nil
+	}
 	if s.limitN > 0 {
 		if s.count >= s.limitN {
 			return Record{}, io.EOF
@@ -279,15 +316,24 @@ func (s *Synthetic) Next() (Record, error) {
 			op = sim.Write
 		}
 	}
+	random := s.w.RW.Random()
+	if !random && s.random {
+		random = s.w.PercentageRandom >= 100 || s.src.IntN(100) < s.w.PercentageRandom
+	}
 	var off int64
-	if s.w.RW.Random() {
+	if random {
 		off = s.start + int64(s.slots.next())*s.align
 	} else {
 		if s.pos+size > s.end {
 			s.pos = s.start
 		}
 		off = s.pos
-		s.pos += size
+	}
+	s.pos = off + size
+	if op == sim.Write && s.w.Fsync > 0 {
+		if s.writes++; s.writes >= s.w.Fsync {
+			s.writes, s.flush = 0, true
+		}
 	}
 	s.count++
 	s.bytes += size

@@ -82,6 +82,9 @@ func TestValidate(t *testing.T) {
 		{"pareto", func(w *Workload) { w.RandomDistribution = Distribution{Pareto, 1.5} }, "pareto h 1.5 out of range"},
 		{"normal", func(w *Workload) { w.RandomDistribution = Distribution{Normal, -2} }, "normal deviation -2% out of range"},
 		{"kind", func(w *Workload) { w.RandomDistribution = Distribution{Kind: 7} }, "unknown distribution kind 7"},
+		{"percentage random below", func(w *Workload) { w.PercentageRandom = -1 }, "Workload.PercentageRandom: -1 is outside 0..100"},
+		{"percentage random above", func(w *Workload) { w.PercentageRandom = 101 }, "Workload.PercentageRandom: 101 is outside 0..100"},
+		{"fsync negative", func(w *Workload) { w.Fsync = -2 }, "Workload.Fsync: -2 is negative"},
 	}
 	var all Workload
 	for _, tc := range cases {
@@ -523,15 +526,153 @@ func TestPermutation(t *testing.T) {
 
 func TestSyntheticNextAllocs(t *testing.T) {
 	for _, d := range []Distribution{{}, {Zipf, 1.2}, {Pareto, 0.2}, {Normal, 20}} {
-		w := Workload{RW: RWRandRW, RWMixRead: 50, BSSplit: []BSSplitEntry{{4096, 50}, {8192, 50}}, RandomDistribution: d}
-		s := mustSynthetic(t, w, testSeed, 1<<40)
-		if a := testing.AllocsPerRun(1000, func() {
-			if _, err := s.Next(); err != nil {
-				t.Fatal(err)
+		for _, rw := range []RW{RWRandRW, RWReadWrite} {
+			w := Workload{RW: rw, RWMixRead: 50, BSSplit: []BSSplitEntry{{4096, 50}, {8192, 50}}, RandomDistribution: d,
+				PercentageRandom: 30, Fsync: 3}
+			s := mustSynthetic(t, w, testSeed, 1<<40)
+			if a := testing.AllocsPerRun(1000, func() {
+				if _, err := s.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}); a != 0 {
+				t.Errorf("%v %v: %v allocations per Next", rw, d, a)
 			}
-		}); a != 0 {
-			t.Errorf("%v: %v allocations per Next", d, a)
 		}
+	}
+}
+
+// TestPercentageRandom: a sequential pattern sends about PercentageRandom
+// percent of its requests to random slots and the rest on from the end of
+// the request before; 0 changes nothing, random patterns ignore it.
+func TestPercentageRandom(t *testing.T) {
+	const capacity = 1 << 30
+	const n = 20000
+	cases := []struct {
+		name       string
+		w          Workload
+		wantRandom float64 // share of requests not following the one before
+		tol        float64
+	}{
+		{"zero is sequential", Workload{RW: RWRead, BS: 4096, NumIOs: n}, 0, 0},
+		{"ten percent", Workload{RW: RWRead, BS: 4096, NumIOs: n, PercentageRandom: 10}, 0.10, 0.01},
+		{"ninety percent writes", Workload{RW: RWWrite, BS: 2048, NumIOs: n, PercentageRandom: 90}, 0.90, 0.01},
+		{"mixed 20 sequential 80 random", Workload{RW: RWReadWrite, RWMixRead: 70, BS: 16384, NumIOs: n, PercentageRandom: 80}, 0.80, 0.01},
+		{"hundred percent", Workload{RW: RWRead, BS: 4096, NumIOs: n, PercentageRandom: 100}, 1, 0.001},
+		{"zipf", Workload{RW: RWRead, BS: 4096, NumIOs: n, PercentageRandom: 50, RandomDistribution: Distribution{Zipf, 1.1}}, 0.50, 0.02},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := drain(t, mustSynthetic(t, tc.w, testSeed, capacity))
+			if len(recs) != n {
+				t.Fatalf("%d records, want %d", len(recs), n)
+			}
+			jumps := 0
+			for i, r := range recs {
+				if r.Offset%tc.w.BS != 0 {
+					t.Fatalf("record %d at %d is not block-aligned", i, r.Offset)
+				}
+				if r.Offset < 0 || r.End() > capacity {
+					t.Fatalf("record %d [%d, %d) leaves the region", i, r.Offset, r.End())
+				}
+				if i > 0 && r.Offset != recs[i-1].End() {
+					jumps++
+				}
+			}
+			// A random draw can land right after the request before; with a
+			// 1 GiB region that is rare enough to ignore.
+			got := float64(jumps) / float64(n-1)
+			if math.Abs(got-tc.wantRandom) > tc.tol {
+				t.Errorf("%.4f of requests jump, want %.2f ± %.3f", got, tc.wantRandom, tc.tol)
+			}
+		})
+	}
+	// Zero leaves the sequence exactly as before the field existed, and a
+	// random pattern ignores the field (same records, same draws).
+	for _, rw := range []RW{RWRead, RWRandRW} {
+		base := Workload{RW: rw, RWMixRead: 60, BSSplit: []BSSplitEntry{{4096, 50}, {65536, 50}}, NumIOs: 500}
+		want := drain(t, mustSynthetic(t, base, testSeed, capacity))
+		with := base
+		if rw.Random() {
+			with.PercentageRandom = 40
+		}
+		if got := drain(t, mustSynthetic(t, with, testSeed, capacity)); !slices.Equal(got, want) {
+			t.Errorf("%v: PercentageRandom %d changed the records", rw, with.PercentageRandom)
+		}
+	}
+}
+
+// TestFsync: a flush record follows every Fsync-th write, flushes are not
+// counted in NumIOs or Size, and reads do not count towards a flush.
+func TestFsync(t *testing.T) {
+	const capacity = 1 << 30
+	count := func(recs []Record) (reads, writes, flushes int) {
+		for _, r := range recs {
+			switch r.Op {
+			case sim.Read:
+				reads++
+			case sim.Write:
+				writes++
+			case sim.Flush:
+				flushes++
+				if r.Offset != 0 || r.Length != 0 {
+					t.Errorf("flush record %+v addresses data", r)
+				}
+			}
+		}
+		return
+	}
+	cases := []struct {
+		name        string
+		w           Workload
+		wantIOs     int
+		wantFlushes int
+	}{
+		{"never", Workload{RW: RWWrite, NumIOs: 100}, 100, 0},
+		{"every write", Workload{RW: RWWrite, NumIOs: 100, Fsync: 1}, 100, 100},
+		{"every 8 writes", Workload{RW: RWRandWrite, NumIOs: 100, Fsync: 8}, 100, 12},
+		{"every 10, last write flushed", Workload{RW: RWWrite, NumIOs: 100, Fsync: 10}, 100, 10},
+		{"reads never flush", Workload{RW: RWRandRead, NumIOs: 100, Fsync: 1}, 100, 0},
+		{"bytes limit", Workload{RW: RWWrite, BS: 65536, Size: 1 << 20, Fsync: 4}, 16, 4},
+		{"larger than the run", Workload{RW: RWWrite, NumIOs: 5, Fsync: 6}, 5, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := drain(t, mustSynthetic(t, tc.w, testSeed, capacity))
+			r, w, f := count(recs)
+			if r+w != tc.wantIOs || f != tc.wantFlushes {
+				t.Errorf("%d reads + %d writes, %d flushes; want %d I/Os, %d flushes", r, w, f, tc.wantIOs, tc.wantFlushes)
+			}
+			if tc.w.Fsync > 0 && f > 0 {
+				// Exactly Fsync writes before each flush.
+				n := 0
+				for i, rec := range recs {
+					switch rec.Op {
+					case sim.Write:
+						n++
+					case sim.Flush:
+						if n != tc.w.Fsync {
+							t.Fatalf("flush at record %d after %d writes, want %d", i, n, tc.w.Fsync)
+						}
+						n = 0
+					}
+				}
+			}
+		})
+	}
+	// In a mixed pattern only writes count, and the read/write records are
+	// exactly those of the same workload without flushes.
+	base := Workload{RW: RWRandRW, RWMixRead: 50, NumIOs: 1000}
+	want := drain(t, mustSynthetic(t, base, testSeed, capacity))
+	fs := base
+	fs.Fsync = 3
+	got := drain(t, mustSynthetic(t, fs, testSeed, capacity))
+	data := slices.DeleteFunc(slices.Clone(got), func(r Record) bool { return r.Op == sim.Flush })
+	if !slices.Equal(data, want) {
+		t.Error("Fsync changed the read and write records")
+	}
+	_, w, f := count(got)
+	if f != w/3 {
+		t.Errorf("%d flushes for %d writes at fsync=3", f, w)
 	}
 }
 
@@ -571,7 +712,8 @@ func BenchmarkSyntheticNext(b *testing.B) {
 // with rw and random_distribution written as fio writes them.
 func TestWorkloadJSON(t *testing.T) {
 	w := Workload{RW: RWRandRW, RWMixRead: 70, BSSplit: []BSSplitEntry{{4096, 25}, {65536, 75}}, IODepth: 8,
-		Offset: 1 << 20, Size: 1 << 30, NumIOs: 1000, RandomDistribution: Distribution{Zipf, 1.2}}
+		Offset: 1 << 20, Size: 1 << 30, NumIOs: 1000, RandomDistribution: Distribution{Zipf, 1.2},
+		PercentageRandom: 10, Fsync: 32}
 	text, err := json.Marshal(w)
 	if err != nil {
 		t.Fatal(err)
