@@ -520,7 +520,10 @@ func (d *Drive) streamHit(c *cmd, now sim.Time, bus int64) bool {
 
 // canStream reports whether c starts in the segment being filled by
 // read-ahead, which will reach its end (with Params.NoAlmostHits, whether
-// its first sector has been read already).
+// its first sector has been read already). A read longer than a segment
+// streams too: the segment passes data on to the host as it arrives, the
+// bus being faster than the media, so it never has to hold the whole
+// read.
 func (d *Drive) canStream(c *cmd, now sim.Time) bool {
 	if !d.ra.active || d.ra.seg < 0 {
 		return false
@@ -529,7 +532,7 @@ func (d *Drive) canStream(c *cmd, now sim.Time) bool {
 	if d.p.NoAlmostHits && c.lba >= d.frontAt(now) {
 		return false
 	}
-	return c.lba >= s.start && c.lba <= d.ra.cLBA+d.ra.cN && c.n <= d.rc.size
+	return c.lba >= s.start && c.lba <= d.ra.cLBA+d.ra.cN
 }
 
 // raLimit returns the LBA read-ahead stops at after a read ending at end.

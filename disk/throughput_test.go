@@ -36,6 +36,24 @@ func TestSequentialRead(t *testing.T) {
 	}
 }
 
+// TestSequentialReadLargerThanSegment: reads larger than a buffer
+// segment (512 KiB on the 7K160) still stream at the sustained rate
+// instead of losing a revolution per request.
+func TestSequentialReadLargerThanSegment(t *testing.T) {
+	s, _ := PresetSpec("deskstar-7k160")
+	for _, size := range []int64{1 << 20, 4 << 20} {
+		d, eng := presetDrive(t, "deskstar-7k160", nil)
+		if seg := d.Params().BufferSize / int64(d.Params().Segments); size <= seg {
+			t.Fatalf("%d KiB reads fit a %d KiB segment: the test needs larger reads", size>>10, seg>>10)
+		}
+		_, bps := newLoop(t, d, eng, sim.Read, size, 1, true).run(4, 4+int(64<<20/size))
+		t.Logf("%d KiB reads: %.1f MB/s (outer sustained %.1f)", size>>10, bps/1e6, s.OuterSustained/1e6)
+		if math.Abs(bps/s.OuterSustained-1) > 0.10 {
+			t.Errorf("%d KiB reads: %.1f MB/s, want %.1f MB/s within 10%%", size>>10, bps/1e6, s.OuterSustained/1e6)
+		}
+	}
+}
+
 // TestInterfaceBottleneck: with a 20 MB/s interface, sequential reads
 // and cached writes run at (not above) the interface rate.
 func TestInterfaceBottleneck(t *testing.T) {
