@@ -11,5 +11,11 @@
 //	simtest  an in-memory device and the conformance suite every layer passes
 //
 // This package ties them together for the common job: build a stack, run a
-// workload on it, and read a report.
+// workload on it, and read a report. Experiment is one workload on one
+// stack, built in Go. Config is the declarative form: a stack and a list
+// of phases run in order on it (the same devices, so caches keep their
+// contents between phases), loaded from YAML or JSON with LoadConfig or
+// ParseConfig, checked by Validate with every problem's key path, and run
+// by Config.Run into a ConfigReport (each phase, and the whole run). The
+// schema is documented in examples/configs/README.md.
 package raidsim

@@ -6,7 +6,6 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
-	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/trace"
@@ -145,67 +144,8 @@ const maxDisks = 256
 // Requests that fail in service (a RAID 5 array that lost two members)
 // do not stop the run: the report counts them and keeps the first error.
 func (x Experiment) Run() (*Report, error) {
-	eng := sim.NewEngine(x.Seed)
-	s, err := x.build(eng)
-	if err != nil {
-		return nil, err
-	}
-	dev := s.top
-	var (
-		rec      metrics.Recorder
-		failed   int64
-		firstErr error // the Err of the first request that failed
-		firstID  uint64
-	)
-	observe := func(_ *trace.Record, r *sim.Request) {
-		if r.Err != nil {
-			if failed == 0 {
-				firstErr, firstID = r.Err, r.ID
-			}
-			failed++
-			return
-		}
-		rec.Observe(r)
-	}
-	var (
-		res trace.ReplayResult
-		tr  *TraceReport
-		w   = x.Workload.WithDefaults()
-	)
-	if x.Trace != nil {
-		res, tr, err = x.replayTrace(eng, dev, observe)
-	} else {
-		if err := w.Validate(dev.Capacity(), dev.SectorSize()); err != nil {
-			return nil, err
-		}
-		var src *trace.Synthetic
-		if src, err = trace.NewSynthetic(w, eng.Rand(WorkloadStream), dev.Capacity(), dev.SectorSize()); err != nil {
-			return nil, err
-		}
-		res, err = trace.Replay(eng, dev, src, trace.ReplayOptions{
-			Mode: trace.ClosedLoop, IODepth: w.IODepth, OnComplete: observe, Observer: x.Observer})
-	}
-	// Replay returns the first failure too; anything else is fatal.
-	if err != nil && (failed == 0 || !errors.Is(err, firstErr)) {
-		return nil, fmt.Errorf("raidsim: %w", err)
-	}
-	rep := &Report{Summary: rec.Summarize(res.Elapsed()), Failed: failed, Trace: tr}
-	if tr == nil {
-		rep.Workload = workloadInfo(w, res.Issued, x.Seed)
-	}
-	if failed > 0 {
-		rep.FirstError = fmt.Sprintf("request %d: %v", firstID, firstErr)
-	}
-	for _, d := range s.drives {
-		rep.Disks = append(rep.Disks, diskReport(d))
-	}
-	if s.array != nil {
-		rep.RAID = raidReport(s.array)
-	}
-	if s.cache != nil {
-		rep.Cache = cacheReport(s.cache)
-	}
-	return rep, nil
+	_, total, err := x.runPhases([]phase{{workload: x.Workload, trace: x.Trace, stream: WorkloadStream}}, hostOptions{})
+	return total, err
 }
 
 // Generate writes the synthetic workload x would run, record by record,

@@ -20,6 +20,9 @@ type Report struct {
 	metrics.Summary
 	// Workload echoes the synthetic workload run (nil for a trace).
 	Workload *WorkloadInfo `json:"workload,omitempty"`
+	// Background echoes the workloads run beside Workload (a config
+	// phase's background jobs), with the requests each issued.
+	Background []*WorkloadInfo `json:"background,omitempty"`
 	// Trace describes the trace replayed (nil for a synthetic workload).
 	Trace *TraceReport `json:"trace,omitempty"`
 	// Failed counts requests that completed with an error (for example
@@ -28,12 +31,19 @@ type Report struct {
 	Failed int64 `json:"failed_requests"`
 	// FirstError is the first of those errors, with its request number.
 	FirstError string `json:"first_error,omitempty"`
+	// RuntimeReached reports a phase stopped by its runtime before its
+	// workload was done.
+	RuntimeReached bool `json:"runtime_reached,omitempty"`
+	// HostFlushesDropped counts Flush requests the host discarded instead
+	// of sending them (a config's stack.host.flushes: false).
+	HostFlushesDropped int64 `json:"host_flushes_dropped,omitempty"`
 	// Cache reports the volume cache, when the stack has one.
 	Cache *CacheReport `json:"cache,omitempty"`
 	// RAID reports the array, when the stack has one.
 	RAID *RAIDReport `json:"raid,omitempty"`
-	// Disks holds one entry per drive in the stack.
-	Disks []DiskReport `json:"disks"`
+	// Disks holds one entry per drive in the stack (left out of a
+	// phase's report: the stack's statistics cover the whole run).
+	Disks []DiskReport `json:"disks,omitempty"`
 }
 
 // WorkloadInfo describes the workload of a report in fio's terms, so a
@@ -57,6 +67,12 @@ type WorkloadInfo struct {
 	IOs int64 `json:"ios"`
 	// Distribution is the random_distribution, e.g. "uniform", "zipf:1.2".
 	Distribution string `json:"random_distribution"`
+	// PercentageRandom is the share of random requests in a sequential
+	// pattern (fio percentage_random).
+	PercentageRandom int `json:"percentage_random,omitempty"`
+	// Fsync is the number of writes between flushes (fio fsync; 0:
+	// none).
+	Fsync int `json:"fsync,omitempty"`
 	// Seed is the run seed.
 	Seed uint64 `json:"seed"`
 }
@@ -198,6 +214,7 @@ func workloadInfo(w trace.Workload, ios int64, seed uint64) *WorkloadInfo {
 		RW: w.RW.String(), BS: w.BS, IODepth: w.IODepth,
 		Offset: w.Offset, Size: w.Size, IOs: ios,
 		Distribution: w.RandomDistribution.String(), Seed: seed,
+		PercentageRandom: w.PercentageRandom, Fsync: w.Fsync,
 	}
 	if w.RW.Mixed() {
 		wi.RWMixRead = w.RWMixRead

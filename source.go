@@ -102,20 +102,24 @@ func openTrace(src *TraceSource, capacity int64, sectorSize int) (trace.Reader, 
 	return r, f, c, nil
 }
 
-// replayTrace replays x.Trace on dev, recording completions in rec.
-func (x *Experiment) replayTrace(eng *sim.Engine, dev sim.Device, obs func(*trace.Record, *sim.Request)) (trace.ReplayResult, *TraceReport, error) {
-	src := x.Trace
+// replayTrace replays src on dev, passing every completion to obs. drop,
+// when set, wraps the reader (the host dropping flushes).
+func replayTrace(eng *sim.Engine, dev sim.Device, src *TraceSource, o *sim.Observer, drop func(trace.Reader) trace.Reader, obs func(*trace.Record, *sim.Request)) (trace.ReplayResult, *TraceReport, error) {
 	r, f, c, err := openTrace(src, dev.Capacity(), dev.SectorSize())
 	if err != nil {
 		return trace.ReplayResult{}, nil, err
 	}
+	skips := r
+	if drop != nil {
+		r = drop(r)
+	}
 	defer c.Close()
-	opt := trace.ReplayOptions{Mode: trace.OpenLoop, Speed: src.Speed, Observer: x.Observer}
+	opt := trace.ReplayOptions{Mode: trace.OpenLoop, Speed: src.Speed, Observer: o}
 	if opt.Speed == 0 {
 		opt.Speed = 1
 	}
 	if src.IODepth > 0 {
-		opt = trace.ReplayOptions{Mode: trace.ClosedLoop, IODepth: src.IODepth, Observer: x.Observer}
+		opt = trace.ReplayOptions{Mode: trace.ClosedLoop, IODepth: src.IODepth, Observer: o}
 	}
 	var measured metrics.OpStats
 	opt.OnComplete = func(rec *trace.Record, q *sim.Request) {
@@ -125,7 +129,7 @@ func (x *Experiment) replayTrace(eng *sim.Engine, dev sim.Device, obs func(*trac
 		obs(rec, q)
 	}
 	res, err := trace.Replay(eng, dev, r, opt)
-	tr := &TraceReport{Path: src.Path, Format: string(f), Mode: opt.Mode.String(), Records: res.Issued, Skipped: trace.Skipped(r)}
+	tr := &TraceReport{Path: src.Path, Format: string(f), Mode: opt.Mode.String(), Records: res.Issued, Skipped: trace.Skipped(skips)}
 	if measured.IOs() > 0 {
 		l := measured.Summarize(time.Second).LatencyMS
 		tr.Measured = &l

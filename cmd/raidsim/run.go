@@ -59,6 +59,7 @@ type runOptions struct {
 	highWater, lowWater          float64
 	flushInterval                time.Duration
 	cacheNV                      bool
+	config                       string
 	set                          map[string]bool // flags given on the command line
 }
 
@@ -86,7 +87,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("raidsim run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: raidsim run [flags]\n\nRuns one fio-style workload on one simulated drive and prints its report.\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: raidsim run [flags]\n\nRuns one fio-style workload on one simulated drive and prints its report,\nor with --config the phases of a config file.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.drive, "drive", "travelstar-7k500", "drive preset ("+strings.Join(disk.PresetNames(), ", ")+")")
@@ -126,6 +127,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.mapMode, "map", "reject", "trace offsets past the stack's capacity: reject, wrap, or scale (needs --trace-capacity)")
 	fs.Var(sizeFlag{&o.traceCapacity}, "trace-capacity", "size of the traced device, for --map scale")
 	fs.IntVar(&o.reorder, "reorder", 0, "sort trace records by time within a window of N records (for unsorted traces)")
+	fs.StringVar(&o.config, "config", "", "run the stack and phases of this YAML or JSON config file (examples/configs/); only --json, --seed and --timeline combine with it")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.IntVar(&o.timeline, "timeline", 0, "also print the life of the first N requests, phase by phase (text only)")
 	return fs
@@ -256,6 +258,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
 	}
 	o.set = setFlags(fs)
+	if o.config != "" {
+		return runConfig(&o, stdout)
+	}
 	x, err := o.experiment()
 	if err != nil {
 		return err
@@ -311,6 +316,9 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 	}
 	if tr := rep.Trace; tr != nil {
 		fmt.Fprintf(w, "trace %s (format %s, %s loop, %d records replayed, %d skipped)\n\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+	}
+	if wl == nil && rep.Trace == nil {
+		fmt.Fprintln(w) // a config's total: the phases said what ran
 	}
 	if err := rep.Summary.WriteText(w); err != nil {
 		return err

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const cliConfig = `
+name: cli
+seed: 2
+stack:
+  drive: {preset: deskstar-7k500}
+  cache: {size: 16MiB}
+phases:
+  - {name: fill, rw: write, bs: 64KiB, size: 2MiB}
+  - {name: read back, rw: read, bs: 64KiB, size: 2MiB}
+`
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	return p
+}
+
+func TestRunConfigText(t *testing.T) {
+	p := writeConfig(t, cliConfig)
+	code, out, errOut := runCLI(t, "run", "--config", p)
+	require.Equal(t, 0, code, errOut)
+	for _, s := range []string{"cli: 2 phases, seed 2", "== Phase 1: fill", "== Phase 2: read back", "== Total", "Volume cache", "Drives"} {
+		assert.Contains(t, out, s)
+	}
+}
+
+func TestRunConfigJSON(t *testing.T) {
+	p := writeConfig(t, cliConfig)
+	code, out, errOut := runCLI(t, "run", "--config", p, "--json", "--seed", "2")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Name   string `json:"name"`
+		Phases []struct {
+			Name string `json:"name"`
+			Read struct {
+				IOs int64 `json:"ios"`
+			} `json:"read"`
+			SimSeconds float64 `json:"sim_seconds"`
+		} `json:"phases"`
+		Total struct {
+			All struct {
+				IOs int64 `json:"ios"`
+			} `json:"all"`
+			Disks []any `json:"disks"`
+			Cache any   `json:"cache"`
+		} `json:"total"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, "cli", rep.Name)
+	require.Len(t, rep.Phases, 2)
+	assert.Equal(t, "read back", rep.Phases[1].Name)
+	assert.EqualValues(t, 32, rep.Phases[1].Read.IOs)
+	assert.EqualValues(t, 64, rep.Total.All.IOs)
+	assert.Len(t, rep.Total.Disks, 1)
+	assert.NotNil(t, rep.Total.Cache)
+
+	_, again, _ := runCLI(t, "run", "--config", p, "--json", "--seed", "2")
+	assert.Equal(t, out, again, "deterministic")
+}
+
+func TestRunConfigRejectsOtherFlags(t *testing.T) {
+	p := writeConfig(t, cliConfig)
+	code, _, errOut := runCLI(t, "run", "--config", p, "--rw", "write", "--drive", "wd-1600ajs")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "--drive, --rw: the config file describes the stack and the workload")
+}
+
+func TestRunConfigReportsEveryProblem(t *testing.T) {
+	p := writeConfig(t, "stack: {disks: 2, raid: {level: 5}}\nphases: [{bs: 1000}]\n")
+	code, _, errOut := runCLI(t, "run", "--config", p)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "stack.disks: RAID 5 needs at least 3 drives, got 2")
+	assert.Contains(t, errOut, "phases[0].bs: 1000 is not a multiple of 512")
+}
+
+func TestRunConfigExamples(t *testing.T) {
+	for _, name := range []string{"single-drive-phases.yaml", "raid5-volume-cache.yaml", "custom-drive.json"} {
+		code, out, errOut := runCLI(t, "run", "--config", filepath.Join("..", "..", "examples", "configs", name))
+		require.Equal(t, 0, code, "%s: %s", name, errOut)
+		assert.Contains(t, out, "== Total")
+	}
+}

@@ -1,0 +1,417 @@
+package raidsim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/raidsim/raidsim/trace"
+)
+
+// Bounds on what a config may ask for, so a typo cannot allocate or run
+// without end.
+const (
+	// MaxConfigBytes is the largest config text ParseConfig reads.
+	MaxConfigBytes = 4 << 20
+	// maxPhases bounds the phases of a config.
+	maxPhases = 1000
+	// maxList bounds any other list in a config.
+	maxList = 1000
+)
+
+// ParseConfig reads a config from YAML or JSON text (JSON is YAML) and
+// validates it. name is the source's name (a file name) for error
+// messages, and the default Config.Name (without directory or
+// extension). Every problem is reported at once in a *ConfigError, each
+// naming its key path: unknown keys, wrong types, bad values.
+func ParseConfig(data []byte, name string) (*Config, error) {
+	if len(data) > MaxConfigBytes {
+		return nil, (&problems{{Msg: fmt.Sprintf("config is %d bytes, more than %d", len(data), MaxConfigBytes)}}).errp(name)
+	}
+	var tree any
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&tree); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if err.Error() == "EOF" {
+			msg = "empty config"
+		}
+		return nil, (&problems{{Msg: msg}}).errp(name)
+	}
+	m, ok := tree.(map[string]any)
+	if !ok {
+		return nil, (&problems{{Msg: fmt.Sprintf("want a mapping of keys (name, stack, phases), got %s", kind(tree))}}).errp(name)
+	}
+	return ParseConfigTree(m, name)
+}
+
+// errp is err for a pointer receiver, for literals.
+func (p *problems) errp(source string) error { return p.err(source) }
+
+// ParseConfigTree is ParseConfig for an already decoded tree, as
+// yaml.Unmarshal or json.Unmarshal into an `any` produce (maps with
+// string keys, lists, strings, numbers, booleans): the sweep command
+// edits such trees and parses each point. tree is not modified.
+func ParseConfigTree(tree map[string]any, name string) (*Config, error) {
+	var c Config
+	var p problems
+	decodeValue(&p, "", tree, reflect.ValueOf(&c).Elem())
+	c.source = name
+	if c.Name == "" && name != "" {
+		base := filepath.Base(name)
+		c.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	verr := c.Validate()
+	if len(p) == 0 {
+		if verr != nil {
+			return nil, verr
+		}
+		return &c, nil
+	}
+	// Report the semantic problems too, except at keys that did not
+	// decode (they hold zero values, not what the file said).
+	var ce *ConfigError
+	if errors.As(verr, &ce) {
+		for _, f := range ce.Fields {
+			clash := false
+			for _, d := range p {
+				clash = clash || related(d.Path, f.Path)
+			}
+			if !clash {
+				p = append(p, f)
+			}
+		}
+	}
+	return nil, p.err(name)
+}
+
+// LoadConfig reads and parses the config file at path. Relative trace
+// paths in it are taken from the file's directory.
+func LoadConfig(path string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("raidsim: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("raidsim: %s: %w", path, err)
+	}
+	c, err := ParseConfig(data, path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	for i := range c.Phases {
+		if t := c.Phases[i].Trace; t != nil && t.Path != "" && !filepath.IsAbs(t.Path) {
+			t.Path = filepath.Join(dir, t.Path)
+		}
+	}
+	return c, nil
+}
+
+var (
+	sizeType     = reflect.TypeFor[Size]()
+	durationType = reflect.TypeFor[Duration]()
+)
+
+// kind names a decoded value's type for messages.
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nothing (null)"
+	case map[string]any, map[any]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float32, float64, json.Number:
+		return "a number"
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "an integer"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// show quotes a decoded scalar for messages, shortened.
+func show(v any) string {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = strconv.Quote(x)
+	case map[string]any, map[any]any, []any:
+		return kind(v)
+	default:
+		s = fmt.Sprint(x)
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// asInt returns v as an int64 when it is a whole number.
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint:
+		return int64(x), uint64(x) <= math.MaxInt64
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	case float32:
+		return asInt(float64(x))
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+			return int64(x), true
+		}
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// asFloat returns v as a float64 when it is a number.
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	if n, ok := asInt(v); ok {
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// fieldKeys maps a struct type's yaml keys to field indexes.
+func fieldKeys(t reflect.Type) (map[string]int, []string) {
+	keys := make(map[string]int, t.NumField())
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("yaml")
+		if !f.IsExported() || tag == "-" || tag == "" {
+			continue
+		}
+		k, _, _ := strings.Cut(tag, ",")
+		keys[k] = i
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return keys, names
+}
+
+// join appends key to a path.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// decodeValue stores the decoded value v into dst, recording problems at
+// path. It never panics on any tree.
+func decodeValue(p *problems, path string, v any, dst reflect.Value) {
+	t := dst.Type()
+	if v == nil {
+		if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+			return // absent
+		}
+		p.add(path, "no value given (null)")
+		return
+	}
+	switch t {
+	case sizeType:
+		n, err := parseSize(v)
+		if err != "" {
+			p.add(path, "%s", err)
+			return
+		}
+		dst.SetInt(n)
+		return
+	case durationType:
+		if s, ok := v.(string); ok {
+			var d Duration
+			if err := d.UnmarshalText([]byte(s)); err != nil {
+				p.add(path, "%v", err)
+				return
+			}
+			dst.SetInt(int64(d))
+			return
+		}
+		if n, ok := asInt(v); ok && n == 0 {
+			dst.SetInt(0)
+			return
+		}
+		p.add(path, "want a duration such as \"5ms\" or \"1.5s\", got %s", show(v))
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		nv := reflect.New(t.Elem())
+		decodeValue(p, path, v, nv.Elem())
+		dst.Set(nv)
+	case reflect.Interface:
+		dst.Set(reflect.ValueOf(v))
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			if _, anyKeys := v.(map[any]any); anyKeys {
+				p.add(path, "want a mapping with text keys, got non-text keys")
+				return
+			}
+			p.add(path, "want a mapping of keys, got %s", kind(v))
+			return
+		}
+		keys, names := fieldKeys(t)
+		given := make([]string, 0, len(m))
+		for k := range m {
+			given = append(given, k)
+		}
+		sort.Strings(given) // deterministic order of errors
+		for _, k := range given {
+			i, ok := keys[k]
+			if !ok {
+				p.add(join(path, k), "unknown key (known here: %s)", strings.Join(names, ", "))
+				continue
+			}
+			decodeValue(p, join(path, k), m[k], dst.Field(i))
+		}
+	case reflect.Slice:
+		l, ok := v.([]any)
+		if !ok {
+			p.add(path, "want a list, got %s", kind(v))
+			return
+		}
+		limit := maxList
+		if t.Elem() == reflect.TypeFor[PhaseConfig]() {
+			limit = maxPhases
+		}
+		if len(l) > limit {
+			p.add(path, "%d entries, more than %d", len(l), limit)
+			return
+		}
+		s := reflect.MakeSlice(t, len(l), len(l))
+		for i, e := range l {
+			decodeValue(p, fmt.Sprintf("%s[%d]", path, i), e, s.Index(i))
+		}
+		dst.Set(s)
+	case reflect.String:
+		switch x := v.(type) {
+		case string:
+			dst.SetString(x)
+		default:
+			if n, ok := asInt(v); ok { // level: 5
+				dst.SetString(strconv.FormatInt(n, 10))
+				return
+			}
+			p.add(path, "want a string, got %s", kind(v))
+		}
+	case reflect.Bool:
+		switch x := v.(type) {
+		case bool:
+			dst.SetBool(x)
+		case string:
+			switch strings.ToLower(x) {
+			case "on", "true", "yes":
+				dst.SetBool(true)
+			case "off", "false", "no":
+				dst.SetBool(false)
+			default:
+				p.add(path, "want true or false (or on, off), got %s", show(v))
+			}
+		default:
+			p.add(path, "want true or false, got %s", kind(v))
+		}
+	case reflect.Int, reflect.Int64:
+		n, ok := asInt(v)
+		if !ok {
+			p.add(path, "want a whole number, got %s %s", kind(v), show(v))
+			return
+		}
+		if t.Kind() == reflect.Int && (n > math.MaxInt32 || n < math.MinInt32) {
+			p.add(path, "%d is out of range", n)
+			return
+		}
+		dst.SetInt(n)
+	case reflect.Uint64:
+		n, ok := asInt(v)
+		if !ok {
+			if u, isU := v.(uint64); isU {
+				dst.SetUint(u)
+				return
+			}
+			p.add(path, "want a whole number, got %s %s", kind(v), show(v))
+			return
+		}
+		if n < 0 {
+			p.add(path, "%d is negative", n)
+			return
+		}
+		dst.SetUint(uint64(n))
+	case reflect.Float64:
+		f, ok := asFloat(v)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			p.add(path, "want a number, got %s %s", kind(v), show(v))
+			return
+		}
+		dst.SetFloat(f)
+	default:
+		p.add(path, "cannot hold %s", kind(v)) // not reached for Config's types
+	}
+}
+
+// parseSize reads a byte count: a whole number or a string with a unit.
+func parseSize(v any) (int64, string) {
+	if s, ok := v.(string); ok {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "-") {
+			return 0, fmt.Sprintf("%s is negative", strconv.Quote(s))
+		}
+		n, err := trace.ParseSize(s)
+		if err != nil {
+			return 0, strings.TrimPrefix(err.Error(), "trace: ")
+		}
+		return n, ""
+	}
+	n, ok := asInt(v)
+	if !ok {
+		return 0, fmt.Sprintf("want a size such as 4096 or \"128KiB\", got %s %s", kind(v), show(v))
+	}
+	if n < 0 {
+		return 0, fmt.Sprintf("%d is negative", n)
+	}
+	return n, ""
+}
