@@ -35,6 +35,7 @@ Usage:
   raidsim gen [flags]      write a synthetic workload as a trace: --to csv|fio --out FILE
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
+  raidsim sweep            run a grid of what-ifs in parallel: --config FILE [--workers N] [--shard I/N] [--csv|--json] [--plot FILE.svg]
   raidsim help             show this help
 `
 
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runConvert(args, stdout, stderr)
 	case "validate":
 		err = runValidate(args, stdout, stderr)
+	case "sweep":
+		err = runSweep(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,79 @@
+package raidsim_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/sweep"
+)
+
+// benchSweep is a 16-point what-if grid of real configs: a 4-drive RAID 5
+// at four stripe units, with and without a volume write-back cache, at
+// two queue depths, each point a mixed random phase and a sequential one.
+func benchSweep() map[string]any {
+	return map[string]any{
+		"name": "bench-sweep",
+		"seed": 1,
+		"stack": map[string]any{
+			"drive": map[string]any{"preset": "deskstar-7k500"},
+			"disks": 4,
+			"raid":  map[string]any{"level": "5", "stripe_unit": "64KiB"},
+		},
+		"phases": []any{
+			map[string]any{"name": "mixed", "rw": "randrw", "rwmixread": 70, "bs": "8KiB", "iodepth": 8, "size": "4GiB", "ios": 12000},
+			map[string]any{"name": "load", "rw": "write", "bs": "256KiB", "iodepth": 4, "size": "1GiB", "ios": 2000},
+		},
+		"sweep": []any{
+			map[string]any{"path": "stack.raid.stripe_unit", "values": []any{"16KiB", "64KiB", "256KiB", "1MiB"}},
+			map[string]any{"path": "stack.cache", "values": []any{nil, map[string]any{"size": "64MiB"}}},
+			map[string]any{"path": "phases[0].iodepth", "values": []any{4, 16}},
+		},
+	}
+}
+
+// BenchmarkSweep runs the 16-point sweep end to end (parse every point,
+// run it, collect the reports in order) on 1 and 2 workers. ns/op is the
+// wall time of one whole sweep; compare workers=2 with workers=1 for the
+// parallel speed-up (benchstat slices by the workers= key).
+func BenchmarkSweep(b *testing.B) {
+	base, axes, err := sweep.Split(benchSweep())
+	if err != nil {
+		b.Fatal(err)
+	}
+	grid, err := sweep.NewGrid(base, axes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if grid.Len() != 16 {
+		b.Fatalf("grid has %d points, want 16", grid.Len())
+	}
+	eval := func(p sweep.Point) (*raidsim.ConfigReport, error) {
+		c, err := raidsim.ParseConfigTree(p.Tree, "bench-sweep")
+		if err != nil {
+			return nil, err
+		}
+		return c.Run()
+	}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			var ios int64
+			for b.Loop() {
+				points, err := grid.Points(0, grid.Len())
+				if err != nil {
+					b.Fatal(err)
+				}
+				reps, err := sweep.Run(points, workers, eval, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ios = 0
+				for _, r := range reps {
+					ios += r.Total.All.IOs
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/sweep")
+			b.ReportMetric(float64(ios)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+		})
+	}
+}
