@@ -31,5 +31,5 @@ func Example() {
 	}
 	// Output:
 	// write cache false  75 IOPS, p99 23.2 ms
-	// write cache true  186 IOPS, p99 17.2 ms
+	// write cache true  181 IOPS, p99 18.0 ms
 }

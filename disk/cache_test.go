@@ -2,6 +2,7 @@ package disk
 
 import (
 	"testing"
+	"time"
 
 	"github.com/raidsim/raidsim/sim"
 )
@@ -188,4 +189,68 @@ func TestOverwriteInCache(t *testing.T) {
 		t.Errorf("dirty peak %d bytes for writes spanning 28 KiB", got)
 	}
 	eng.Run()
+}
+
+// TestMixedReadsAndCachedWrites: under a deep queue of random reads with
+// one write in ten, the write cache neither halves throughput (reads
+// queue behind destaging, destages alternate with queued commands) nor
+// lets either kind starve: every write and every read completes within
+// about the starvation bound.
+func TestMixedReadsAndCachedWrites(t *testing.T) {
+	run := func(wc bool) (iops float64, maxRead, maxWrite time.Duration) {
+		d, eng := presetDrive(t, "deskstar-7k160", func(p *Params) { p.WriteCache = wc })
+		rng := eng.Rand("mix")
+		const depth, total = 32, 6000
+		reqs := make([]sim.Request, depth)
+		issued, done := 0, 0
+		var first, last sim.Time
+		var submit func(r *sim.Request)
+		onDone := func(r *sim.Request) {
+			if r.Err != nil {
+				t.Fatalf("%v: %v", r, r.Err)
+			}
+			done++
+			if done == 500 {
+				first = r.Completed
+			}
+			last = r.Completed
+			if r.Op == sim.Read {
+				maxRead = max(maxRead, r.Latency())
+			} else {
+				maxWrite = max(maxWrite, r.Latency())
+			}
+			if issued < total {
+				submit(r)
+			}
+		}
+		submit = func(r *sim.Request) {
+			op := sim.Read
+			if rng.IntN(10) == 0 {
+				op = sim.Write
+			}
+			*r = sim.Request{Op: op, Offset: rng.Int64N(d.Capacity()/2048-1) * 2048, Length: 2048, Done: onDone}
+			issued++
+			if err := d.Submit(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range reqs {
+			submit(&reqs[i])
+		}
+		eng.Run()
+		return float64(done-500) / last.Sub(first).Seconds(), maxRead, maxWrite
+	}
+	on, onR, onW := run(true)
+	off, offR, offW := run(false)
+	t.Logf("90/10 random 2 KiB at depth 32: cache on %.1f IOPS (max read %v, write %v), off %.1f IOPS (max read %v, write %v)",
+		on, onR, onW, off, offR, offW)
+	if on < 0.85*off {
+		t.Errorf("write cache on: %.1f IOPS, want at least 0.85 x %.1f (off)", on, off)
+	}
+	limit := time.Second // MaxQueueAge (500 ms) plus the service of what is ahead
+	for _, m := range []time.Duration{onR, onW} {
+		if m > limit {
+			t.Errorf("with the write cache on a request waited %v, want under %v", m, limit)
+		}
+	}
 }

@@ -55,6 +55,7 @@ type Drive struct {
 	// Arm.
 	armCyl, armHead int64
 	armCmd          bool // a command's media access owns the arm
+	forcedLast      bool // the arm's last job was a destage forced ahead of queued commands
 	lastLBA         int64
 
 	// Read buffer and read-ahead.
@@ -293,6 +294,19 @@ func (d *Drive) busNs(n int64) int64 { return int64(float64(n)*d.busPerSec + 0.9
 // completion, background destaging.
 func (d *Drive) kick(now sim.Time) {
 	if d.cur < 0 && d.qlen > 0 {
+		if !d.destageActive && !d.forcedLast && len(d.dirty.ext) > 0 && d.writeWaitsForRoom() && !d.starving(now) {
+			// A queued write needs cache room: destage before serving
+			// anything else, so reads queue behind the drive's own
+			// write-back (as on real drives) and the write cannot be
+			// starved by a steady stream of reads. A command that has
+			// waited Params.MaxQueueAge still goes first, so a steady
+			// stream of writes cannot starve the reads either, and under
+			// a steady stream of both the arm alternates between a
+			// destage and a queued command.
+			d.stopPrefetch(now)
+			d.startDestage(now)
+			d.forcedLast = true
+		}
 		if i := d.pick(now); i >= 0 {
 			d.start(now, d.removeAt(i))
 		}
@@ -306,6 +320,28 @@ func (d *Drive) kick(now sim.Time) {
 		}
 	}
 	d.background(now)
+}
+
+// starving reports whether the oldest queued command has waited
+// Params.MaxQueueAge and can be served now (pick's starvation guard).
+func (d *Drive) starving(now sim.Time) bool {
+	c := &d.slots[d.order[0]]
+	return !c.flush && now-c.tQueue >= d.maxAge && !d.blockedWrite(c)
+}
+
+// writeWaitsForRoom reports whether a queued write waits for write-cache
+// room: any such write under the reordering schedulers, the oldest
+// command under FCFS (whose later commands wait for it anyway).
+func (d *Drive) writeWaitsForRoom() bool {
+	if d.p.Scheduler == FCFS {
+		return d.blockedWrite(&d.slots[d.order[0]])
+	}
+	for j := 0; j < d.qlen; j++ {
+		if c := &d.slots[d.order[j]]; !c.flush && d.blockedWrite(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // background starts a destage when the arm is free and dirty data should
@@ -390,7 +426,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		}
 		d.stopPrefetch(now)
 		c.kind = kReadMedia
-		d.armCmd = true
+		d.armCmd, d.forcedLast = true, false
 		d.access(c, c.tOver, false, c.tOver)
 		busStart := c.tMedia0
 		if wm := d.p.ReadBusWatermark; wm > 0 {
@@ -416,7 +452,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		}
 		d.stopPrefetch(now)
 		c.kind = kWriteMedia
-		d.armCmd = true
+		d.armCmd, d.forcedLast = true, false
 		c.tBus0 = max(c.tQueue+sim.Time(d.writeOverhead(false)), d.busFree)
 		d.busFree = c.tBus0 + bus
 		d.access(c, c.tOver, true, c.tBus0+bus)

@@ -40,9 +40,10 @@ func TestIntelRAID0CacheWriteBack(t *testing.T) {
 			t.Errorf("%s: gain %.2f, the cache should not hurt", name, r.Gain())
 		}
 	}
-	// It helps the large-chunk FileServer pattern.
-	if r := get("PassMark FileServer: 16 KiB, 80% rd, random, QD128"); r.Gain() < 1.10 {
-		t.Errorf("%s: gain %.2f, want at least 1.10", r.Name, r.Gain())
+	// It helps the large-chunk FileServer pattern (the direction; the
+	// article gives no figure).
+	if r := get("PassMark FileServer: 16 KiB, 80% rd, random, QD128"); r.Gain() <= 1 {
+		t.Errorf("%s: gain %.2f, want a gain", r.Name, r.Gain())
 	}
 	// It helps every copy.
 	for _, name := range []string{"copy: two large files (ISO)", "copy: many small files (program)", gameCopy} {
