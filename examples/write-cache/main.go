@@ -208,10 +208,11 @@ What the article (SCENARIOS.md S1) saw, and where to read it above:
   - flushes turned off: little change from cache on, and data at risk.
 
 Where this model departs from the article (see README.md in this folder):
-the drive model gives queued reads strict priority over destaging its
-write cache, so with the cache on reads never wait behind a full cache
-(max read latency stays low) and, when reads never pause and no flush
-forces a destage, a write waiting for cache room starves (the "on, no
-flushes" max latency and its few writes beside the reads).
+the maximum latency is not lower with the cache off. With the cache on,
+reads wait behind destaging only while a write needs cache room, one
+destage at a time alternating with queued commands, and the drive's write
+cache holds at most 32 writes (an inferred figure), so neither a read nor
+a flush waits long behind it; with the cache off, SATF at depth keeps far
+requests waiting up to its 500 ms starvation bound.
 `)
 }
