@@ -2,6 +2,7 @@ package raidsim_test
 
 import (
 	"fmt"
+	"runtime/debug"
 	"testing"
 
 	"github.com/raidsim/raidsim"
@@ -55,6 +56,9 @@ func BenchmarkSweep(b *testing.B) {
 		}
 		return c.Run()
 	}
+	// raidsim sweep runs with the collector at 400% (see
+	// cmd/raidsim/sweep.go); measure what the command does.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			var ios int64
