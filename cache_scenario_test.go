@@ -65,7 +65,7 @@ func TestVolumeCacheFillsThenSlows(t *testing.T) {
 	}
 	var log []done
 	x.Observer = &sim.Observer{Completed: func(dev string, r *sim.Request, now sim.Time) {
-		if dev == "trace" {
+		if dev == trace.ReplayObserverName {
 			log = append(log, done{now, r.Latency()})
 		}
 	}}

@@ -71,8 +71,10 @@ type ReplayResult struct {
 // Elapsed returns LastCompletion - FirstIssue.
 func (r ReplayResult) Elapsed() time.Duration { return r.LastCompletion.Sub(r.FirstIssue) }
 
-// observerName is the device name Replay reports to an Observer.
-const observerName = "trace"
+// ReplayObserverName is the device name Replay (and ReplayValidate) give
+// the Observer hooks they call for the requests they submit, so a hook can
+// tell host-level events from those of the devices below.
+const ReplayObserverName = "trace"
 
 // Replay feeds the records of src to dev on eng and runs the engine until
 // src is exhausted and every accepted request has completed; it then
@@ -239,7 +241,7 @@ func (r *replayer) submit(s *slot, rec Record) bool {
 	}
 	r.res.Issued++
 	r.outstanding++
-	r.opt.Observer.OnSubmitted(observerName, q, now)
+	r.opt.Observer.OnSubmitted(ReplayObserverName, q, now)
 	return true
 }
 
@@ -254,7 +256,7 @@ func (s *slot) complete(q *sim.Request) {
 		r.res.Failed++
 		r.fail(fmt.Errorf("trace: record %d: %w", q.ID, q.Err))
 	}
-	r.opt.Observer.OnCompleted(observerName, q, now)
+	r.opt.Observer.OnCompleted(ReplayObserverName, q, now)
 	if r.opt.OnComplete != nil {
 		r.opt.OnComplete(&s.rec, q)
 	}

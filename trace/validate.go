@@ -221,14 +221,14 @@ func (v *validator) issue() {
 	}
 	v.res.Issued++
 	v.outstanding = true
-	v.opt.Observer.OnSubmitted(observerName, q, now)
+	v.opt.Observer.OnSubmitted(ReplayObserverName, q, now)
 }
 
 func (v *validator) complete(q *sim.Request) {
 	now := v.eng.Now()
 	v.res.Completed++
 	v.res.LastCompletion = now
-	v.opt.Observer.OnCompleted(observerName, q, now)
+	v.opt.Observer.OnCompleted(ReplayObserverName, q, now)
 	if q.Err != nil {
 		v.res.Failed++
 		v.fail(fmt.Errorf("trace: record %d: %w", q.ID, q.Err))

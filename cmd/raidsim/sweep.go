@@ -21,7 +21,9 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/plot"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/sweep"
+	"github.com/raidsim/raidsim/trace"
 )
 
 // sweepOptions are the flags of `raidsim sweep`.
@@ -35,6 +37,7 @@ type sweepOptions struct {
 	figures    []sweepMetric // the total's columns, from --metric
 	perPhase   []sweepMetric // the columns repeated per phase
 	plot       string
+	cdf        string
 	progress   string
 	barAfter   time.Duration // the progress bar appears once the sweep has run this long (1s)
 	barRefresh time.Duration // and is redrawn this often
@@ -73,6 +76,7 @@ Flags:
 	fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per point with its values and full report")
 	fs.BoolVar(&o.list, "list", false, "list the points (index and values) and check their configs, without running them")
 	fs.StringVar(&o.metric, "metric", "", "the figures to print, comma-separated (default all); --plot draws the first (default iops). From: "+strings.Join(metricNames(), ", "))
+	fs.StringVar(&o.cdf, "cdf", "", "also draw the latency CDF of every point (configuration) as FILE.svg or FILE.png")
 	fs.StringVar(&o.plot, "plot", "", "also draw the first --metric as FILE.svg or FILE.png: a heat map for two axes, else a curve against the last axis per combination of the others")
 	fs.StringVar(&o.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and the sweep takes over a second), on or off")
 	return fs
@@ -178,6 +182,14 @@ func (o *sweepOptions) check() (sweep.Shard, error) {
 			errs = append(errs, "--metric selects columns, and --json prints whole reports: drop one")
 		}
 	}
+	if o.cdf != "" {
+		if _, err := plot.FormatOf(o.cdf); err != nil {
+			errs = append(errs, "--cdf: "+strings.TrimPrefix(err.Error(), "plot: "))
+		}
+		if o.list {
+			errs = append(errs, "--cdf needs results: drop --list")
+		}
+	}
 	if o.plot != "" {
 		if _, err := plot.FormatOf(o.plot); err != nil {
 			errs = append(errs, "--plot: "+strings.TrimPrefix(err.Error(), "plot: "))
@@ -248,8 +260,20 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		// instead of 0.62x (BenchmarkSweep). GOGC overrides this.
 		debug.SetGCPercent(sweepGCPercent)
 	}
+	// With --cdf every point records its requests' latencies (as the
+	// replay completes them) in a histogram of its own.
+	hists := make([]*metrics.Histogram, len(points))
 	results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.ConfigReport, error) {
-		return cfgs[p.Index-lo].Run()
+		if o.cdf == "" {
+			return cfgs[p.Index-lo].Run()
+		}
+		h := metrics.NewHistogram()
+		hists[p.Index-lo] = h
+		return cfgs[p.Index-lo].RunObserved(&sim.Observer{Completed: func(dev string, r *sim.Request, _ sim.Time) {
+			if dev == trace.ReplayObserverName && r.Err == nil && r.Op != sim.Flush {
+				h.Record(r.Latency())
+			}
+		}})
 	}, bar.update)
 	bar.stop()
 	if err != nil {
@@ -257,6 +281,15 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 	}
 	if err := o.write(stdout, grid, phases, points, results); err != nil {
 		return err
+	}
+	if o.cdf != "" {
+		series := make([]plot.CDFSeries, len(points))
+		for i, p := range points {
+			series[i] = plot.CDFSeries{Name: p.String(), Hist: hists[i]}
+		}
+		if err := plot.CDF(o.cdf, "Latency CDF per configuration", series); err != nil {
+			return err
+		}
 	}
 	if o.plot != "" {
 		return o.drawPlot(grid, results)

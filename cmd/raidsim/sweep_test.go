@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,6 +234,33 @@ func TestSweepPlots(t *testing.T) {
 			assert.True(t, bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")), tc.out)
 		}
 	}
+}
+
+// TestSweepCDF: --cdf draws one latency CDF per point (configuration),
+// in SVG or PNG.
+func TestSweepCDF(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, "two.yaml", strings.Replace(sweep16, "  phases[0].iodepth: [1, 8]\n", "", 1))
+	for _, name := range []string{"cdf.svg", "cdf.png"} {
+		path := filepath.Join(dir, name)
+		sweepOut(t, "--config", cfg, "--cdf", path, "--csv")
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		if strings.HasSuffix(name, ".svg") {
+			var root struct{ XMLName xml.Name }
+			require.NoError(t, xml.Unmarshal(data, &root), "the SVG parses as XML")
+			assert.Equal(t, "svg", root.XMLName.Local)
+			assert.Contains(t, string(data), "Latency CDF per configuration")
+			assert.Contains(t, string(data), "stack.cache=none", "a curve per point, named by its values")
+		} else {
+			img, err := png.Decode(bytes.NewReader(data))
+			require.NoError(t, err)
+			assert.Greater(t, img.Bounds().Dx(), 100)
+		}
+	}
+	code, _, errOut := runCLI(t, "sweep", "--config", cfg, "--cdf", "x.pdf")
+	assert.NotZero(t, code)
+	assert.Contains(t, errOut, "--cdf")
 }
 
 // TestSweepProgressBar: no bar on a buffer (not a terminal) unless asked
