@@ -26,22 +26,7 @@ func NewAlibabaReader(r io.Reader, name string) *AlibabaReader {
 }
 
 // Next returns the next record, io.EOF at the end, or a *ParseError.
-func (a *AlibabaReader) Next() (Record, error) {
-	for {
-		line, err := a.lr.next()
-		if err != nil {
-			return Record{}, err
-		}
-		if blankLine(line) {
-			continue
-		}
-		rec, err := a.parse(line)
-		if err == nil {
-			a.recLine = a.lr.line
-		}
-		return rec, err
-	}
-}
+func (a *AlibabaReader) Next() (Record, error) { return a.next(a.parse) }
 
 func (a *AlibabaReader) parse(line []byte) (Record, error) {
 	var rec Record

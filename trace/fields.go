@@ -173,6 +173,26 @@ func newTextReader(r io.Reader, name string) textReader {
 	return textReader{lr: newLineReader(r, name)}
 }
 
+// next returns the record parse makes of the next non-blank line, and
+// notes that line for Position. Readers whose lines map one to one onto
+// records implement Next with it.
+func (t *textReader) next(parse func(line []byte) (Record, error)) (Record, error) {
+	for {
+		line, err := t.lr.next()
+		if err != nil {
+			return Record{}, err
+		}
+		if blankLine(line) {
+			continue
+		}
+		rec, err := parse(line)
+		if err == nil {
+			t.recLine = t.lr.line
+		}
+		return rec, err
+	}
+}
+
 // Position returns the base name of the file and the line of the last
 // record returned (zero before the first).
 func (t *textReader) Position() (string, int64) { return t.lr.name, t.recLine }

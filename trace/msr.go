@@ -33,22 +33,7 @@ func NewMSRReader(r io.Reader, name string) *MSRReader {
 }
 
 // Next returns the next record, io.EOF at the end, or a *ParseError.
-func (m *MSRReader) Next() (Record, error) {
-	for {
-		line, err := m.lr.next()
-		if err != nil {
-			return Record{}, err
-		}
-		if blankLine(line) {
-			continue
-		}
-		rec, err := m.parse(line)
-		if err == nil {
-			m.recLine = m.lr.line
-		}
-		return rec, err
-	}
-}
+func (m *MSRReader) Next() (Record, error) { return m.next(m.parse) }
 
 func (m *MSRReader) parse(line []byte) (Record, error) {
 	var rec Record

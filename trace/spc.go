@@ -25,22 +25,7 @@ func NewSPCReader(r io.Reader, name string) *SPCReader {
 }
 
 // Next returns the next record, io.EOF at the end, or a *ParseError.
-func (s *SPCReader) Next() (Record, error) {
-	for {
-		line, err := s.lr.next()
-		if err != nil {
-			return Record{}, err
-		}
-		if blankLine(line) {
-			continue
-		}
-		rec, err := s.parse(line)
-		if err == nil {
-			s.recLine = s.lr.line
-		}
-		return rec, err
-	}
-}
+func (s *SPCReader) Next() (Record, error) { return s.next(s.parse) }
 
 func (s *SPCReader) parse(line []byte) (Record, error) {
 	var rec Record

@@ -28,22 +28,7 @@ func NewTencentReader(r io.Reader, name string) *TencentReader {
 }
 
 // Next returns the next record, io.EOF at the end, or a *ParseError.
-func (t *TencentReader) Next() (Record, error) {
-	for {
-		line, err := t.lr.next()
-		if err != nil {
-			return Record{}, err
-		}
-		if blankLine(line) {
-			continue
-		}
-		rec, err := t.parse(line)
-		if err == nil {
-			t.recLine = t.lr.line
-		}
-		return rec, err
-	}
-}
+func (t *TencentReader) Next() (Record, error) { return t.next(t.parse) }
 
 func (t *TencentReader) parse(line []byte) (Record, error) {
 	var rec Record
