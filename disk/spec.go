@@ -51,6 +51,9 @@ type Spec struct {
 	Segments int
 	// WriteCache turns the write cache on.
 	WriteCache bool
+	// WriteCacheEntries is the most separate writes the write cache
+	// holds (default 32; see Params.WriteCacheEntries).
+	WriteCacheEntries int
 	// QueueDepth is the tagged queue depth (default 32).
 	QueueDepth int
 	// Scheduler is the queue scheduler (default SATF).
@@ -157,24 +160,25 @@ func (s Spec) Params() (Params, error) {
 		total += int64(spts[i]) * int64(s.Heads)
 	}
 	p := Params{
-		Name:          s.Name,
-		SectorSize:    s.SectorSize,
-		Capacity:      sectors * int64(s.SectorSize),
-		RPM:           s.RPM,
-		Surfaces:      s.Heads,
-		TrackToTrack:  s.TrackToTrack,
-		AverageSeek:   s.AverageSeek,
-		FullStroke:    s.FullStroke,
-		WriteSettle:   s.WriteSettle,
-		HeadSwitch:    time.Duration(math.Round(hs * 1e9)),
-		ReadOverhead:  s.ReadOverhead,
-		WriteOverhead: s.WriteOverhead,
-		InterfaceRate: s.InterfaceRate,
-		BufferSize:    s.BufferSize,
-		Segments:      s.Segments,
-		WriteCache:    s.WriteCache,
-		QueueDepth:    s.QueueDepth,
-		Scheduler:     s.Scheduler,
+		Name:              s.Name,
+		SectorSize:        s.SectorSize,
+		Capacity:          sectors * int64(s.SectorSize),
+		RPM:               s.RPM,
+		Surfaces:          s.Heads,
+		TrackToTrack:      s.TrackToTrack,
+		AverageSeek:       s.AverageSeek,
+		FullStroke:        s.FullStroke,
+		WriteSettle:       s.WriteSettle,
+		HeadSwitch:        time.Duration(math.Round(hs * 1e9)),
+		ReadOverhead:      s.ReadOverhead,
+		WriteOverhead:     s.WriteOverhead,
+		InterfaceRate:     s.InterfaceRate,
+		BufferSize:        s.BufferSize,
+		Segments:          s.Segments,
+		WriteCache:        s.WriteCache,
+		WriteCacheEntries: s.WriteCacheEntries,
+		QueueDepth:        s.QueueDepth,
+		Scheduler:         s.Scheduler,
 	}
 	first := 0
 	for i := range spts {

@@ -119,3 +119,20 @@ func TestRandomWrite(t *testing.T) {
 		t.Errorf("write cache stats not counted: %+v", st)
 	}
 }
+
+// TestCachedRandomWritesSeed003: the write-cache sizes of the two seed 003
+// drives reproduce its IOMeter 32 KiB random writes at one outstanding
+// I/O (113.7 and 121.7 ops/s) within 10%.
+func TestCachedRandomWritesSeed003(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		want   float64
+	}{{"deskstar-7k160", 113.7}, {"wd-1600ajs", 121.7}} {
+		d, eng := presetDrive(t, tc.preset, nil)
+		iops, _ := newLoop(t, d, eng, sim.Write, 32<<10, 1, false).run(500, 4500)
+		t.Logf("%s: %.1f random 32 KiB writes/s at depth 1 (seed 003: %.1f)", tc.preset, iops, tc.want)
+		if math.Abs(iops/tc.want-1) > 0.10 {
+			t.Errorf("%s: %.1f writes/s, want %.1f within 10%%", tc.preset, iops, tc.want)
+		}
+	}
+}
