@@ -52,9 +52,9 @@ type Cache struct {
 	lastHost    sim.Time // last host request arrival
 	lastReadEnd int64    // end of the previous read, for read-ahead
 
-	hostFree  []*host
-	childFree []*child
-	extFree   []*extent
+	hostFree  freeList[host]
+	childFree freeList[child]
+	extFree   freeList[extent]
 	merge     []*extent // scratch
 	pk        pickState
 	visit     func(*extent) bool
@@ -207,25 +207,13 @@ func (c *Cache) Submit(r *sim.Request) error {
 }
 
 func (c *Cache) newHost(r *sim.Request) *host {
-	var h *host
-	if n := len(c.hostFree); n > 0 {
-		h = c.hostFree[n-1]
-		c.hostFree = c.hostFree[:n-1]
-	} else {
-		h = new(host)
-	}
+	h := c.hostFree.get()
 	*h = host{r: r}
 	return h
 }
 
 func (c *Cache) newChild(kind uint8, h *host) *child {
-	var ch *child
-	if n := len(c.childFree); n > 0 {
-		ch = c.childFree[n-1]
-		c.childFree = c.childFree[:n-1]
-	} else {
-		ch = new(child)
-	}
+	ch := c.childFree.get()
 	*ch = child{kind: kind, h: h}
 	ch.Done = c.childDone
 	ch.Ctx = ch
@@ -233,20 +221,14 @@ func (c *Cache) newChild(kind uint8, h *host) *child {
 }
 
 func (c *Cache) newExtent(off, end int64) *extent {
-	var e *extent
-	if n := len(c.extFree); n > 0 {
-		e = c.extFree[n-1]
-		c.extFree = c.extFree[:n-1]
-	} else {
-		e = new(extent)
-	}
+	e := c.extFree.get()
 	*e = extent{off: off, end: end}
 	return e
 }
 
 func (c *Cache) freeExtent(e *extent) {
 	*e = extent{}
-	c.extFree = append(c.extFree, e)
+	c.extFree.put(e)
 }
 
 // submitChild sends ch below. A rejection (which a consistent stack never
@@ -291,7 +273,7 @@ func (c *Cache) onComplete(now sim.Time, arg any) {
 	r.Completed = now
 	r.Err = h.err
 	*h = host{}
-	c.hostFree = append(c.hostFree, h)
+	c.hostFree.put(h)
 	c.obs.OnCompleted(c.name, r, now)
 	r.Done(r)
 }
@@ -324,7 +306,7 @@ func (c *Cache) onChildDone(cr *sim.Request) {
 		}
 	}
 	*ch = child{}
-	c.childFree = append(c.childFree, ch)
+	c.childFree.put(ch)
 	c.kick()
 }
 
@@ -661,3 +643,18 @@ func (c *Cache) checkFlushes() {
 		c.live.trim(c.epoch)
 	}
 }
+
+// freeList recycles values of T so the steady state allocates nothing:
+// get reuses the most recently put value, or allocates when none is free.
+type freeList[T any] []*T
+
+func (f *freeList[T]) get() *T {
+	if n := len(*f); n > 0 {
+		x := (*f)[n-1]
+		*f = (*f)[:n-1]
+		return x
+	}
+	return new(T)
+}
+
+func (f *freeList[T]) put(x *T) { *f = append(*f, x) }
