@@ -121,7 +121,13 @@
 // SATF (shortest estimated seek plus rotational wait, the default, which
 // is what NCQ firmware does). Commands that need no arm (buffer hits,
 // cacheable writes) go first; a FLUSH is a barrier; a command older than
-// Params.MaxQueueAge is served next to prevent starvation. Each queued
+// Params.MaxQueueAge is served next to prevent starvation. Under SATF
+// and SSTF a command that starts where the arm's last transfer ended is
+// served next, so a sequential stream stays together instead of leaving
+// a piece whose start has just passed behind the head. The drive picks
+// its next job the moment a command completes, before the host's reply
+// to that completion can arrive: one reader and one writer with one
+// request each are served in turn. Each queued
 // command's cylinder, head and angle are cached at enqueue, so SATF's
 // inner loop is a seek-curve evaluation and an angle subtraction. A
 // whole access (overhead, seek, rotation, media, bus) is computed at

@@ -798,9 +798,12 @@ func (d *Drive) onCmdDone(now sim.Time) {
 	}
 	d.outstanding--
 	r.Completed = now
+	// The drive chooses its next job before the host hears of this
+	// completion: a command the host sends in reply arrives after the
+	// completion's round trip, when the arm is already committed.
+	d.kick(now)
 	d.obs.OnCompleted(d.name, r, now)
 	r.Done(r)
-	d.kick(now)
 }
 
 func (d *Drive) emitPhases(c *cmd) {

@@ -26,6 +26,7 @@ type loop struct {
 	issued, done  int
 	t0, t1        sim.Time
 	latSum        int64
+	latMax        sim.Time
 	doneFn        func(*sim.Request)
 }
 
@@ -67,6 +68,7 @@ func (l *loop) onDone(r *sim.Request) {
 	}
 	if l.done > l.warmup {
 		l.latSum += int64(r.Latency())
+		l.latMax = max(l.latMax, sim.Time(r.Latency()))
 	}
 	l.t1 = r.Completed
 	if l.issued < l.total {
@@ -77,6 +79,14 @@ func (l *loop) onDone(r *sim.Request) {
 // run issues total requests (the first warmup not measured) and returns
 // requests/s and bytes/s over the measured part.
 func (l *loop) run(warmup, total int) (iops, bps float64) {
+	l.start(warmup, total)
+	l.eng.Run()
+	return l.result()
+}
+
+// start submits the first requests; several loops may share a drive,
+// each started before the engine runs.
+func (l *loop) start(warmup, total int) {
 	l.warmup, l.total = warmup, total
 	l.next = l.lo
 	for i := range l.reqs {
@@ -84,7 +94,12 @@ func (l *loop) run(warmup, total int) (iops, bps float64) {
 			l.submit(&l.reqs[i])
 		}
 	}
-	l.eng.Run()
+}
+
+// result returns requests/s and bytes/s over the measured part, once the
+// engine has run.
+func (l *loop) result() (iops, bps float64) {
+	total, warmup := l.total, l.warmup
 	if l.done != total {
 		l.t.Fatalf("completed %d of %d", l.done, total)
 	}

@@ -137,6 +137,20 @@ func (d *Drive) pick(now sim.Time) int {
 	if c := &d.slots[d.order[0]]; now-c.tQueue >= d.maxAge && !d.blockedWrite(c) {
 		return 0 // starvation guard: the oldest has waited too long
 	}
+	if d.p.Scheduler != CLOOK {
+		// A command that starts where the arm's last transfer ended is
+		// the next piece of a sequential stream: serve it next even if
+		// its start has just passed under the head, as firmware keeps a
+		// stream together (DiskSim's "sequential stream scheme").
+		// Otherwise SATF would serve the pieces after it in this
+		// revolution and leave it behind the head, where each new piece
+		// of the stream beats it until MaxQueueAge.
+		for j := 0; j < n; j++ {
+			if c := &d.slots[d.order[j]]; c.lba == d.lastLBA && !d.blockedWrite(c) {
+				return j
+			}
+		}
+	}
 	best := -1
 	switch d.p.Scheduler {
 	case SSTF:
