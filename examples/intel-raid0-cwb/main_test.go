@@ -22,11 +22,17 @@ func TestIntelRAID0CacheWriteBack(t *testing.T) {
 		}
 		return r
 	}
-	// The write-back cache does little to small random reads.
-	for _, name := range []string{"random 4 KiB read, QD1", "random 4 KiB read, QD64"} {
+	// The write-back cache does little to small random reads, and to
+	// small random writes scattered over the volume.
+	for _, name := range []string{"random 4 KiB read, QD1", "random 4 KiB read, QD64", "random 4 KiB write, QD1, whole volume"} {
 		if r := get(name); r.Gain() > 1.15 || r.Gain() < 0.9 {
 			t.Errorf("%s: gain %.2f, want little change", name, r.Gain())
 		}
+	}
+	// It slightly hurts PassMark's Database pattern (small requests at
+	// 128 outstanding, a tenth of them writes).
+	if r := get("PassMark Database: 2 KiB, 90% rd, 90% random, QD128"); r.Gain() > 1 || r.Gain() < 0.75 {
+		t.Errorf("%s: gain %.2f, want slightly worse", r.Name, r.Gain())
 	}
 	// It helps sequential reads and writes that touch one member at a
 	// time, and never hurts large sequential requests.
@@ -45,7 +51,9 @@ func TestIntelRAID0CacheWriteBack(t *testing.T) {
 	if r := get("PassMark FileServer: 16 KiB, 80% rd, random, QD128"); r.Gain() <= 1 {
 		t.Errorf("%s: gain %.2f, want a gain", r.Name, r.Gain())
 	}
-	// It helps every copy.
+	// It helps every copy. Which copy gains most is not asserted: in the
+	// model it depends on the files' sizes against the caches (at this
+	// test's quarter scale the ISO copy gains most).
 	for _, name := range []string{"copy: two large files (ISO)", "copy: many small files (program)", gameCopy} {
 		if r := get(name); r.Gain() <= 1 {
 			t.Errorf("%s: gain %.2f, want a gain", name, r.Gain())
