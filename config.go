@@ -169,7 +169,11 @@ type CacheConfig struct {
 	CopyRate Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty"`
 	// Policy is wm (default), interval, idle or linear.
 	Policy string `yaml:"policy,omitempty" json:"policy,omitempty"`
-	// HighWater and LowWater are fractions of Size (defaults 0.5, 0.45).
+	// MaxDirty bounds the dirty data, destages in flight included
+	// (default: Size); the rest of Size caches clean data.
+	MaxDirty Size `yaml:"max_dirty,omitempty" json:"max_dirty,omitempty"`
+	// HighWater and LowWater are fractions of MaxDirty (defaults 0.5,
+	// 0.45).
 	HighWater float64 `yaml:"high_water,omitempty" json:"high_water,omitempty"`
 	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty"`
 	// Interval is the interval policy's period (default 1s).

@@ -118,6 +118,15 @@ phases: [{rw: read, ios: 1}]`, []string{"stack.cache.size: -1 is negative"}},
 		{"absurd region", `phases: [{rw: randread, size: 64PiB, ios: 1}]`, []string{"phases[0].size:", "ends past"}},
 		{"absurd size overflow", `phases: [{rw: read, bs: 99999999999PiB}]`, []string{"phases[0].bs:", "too large"}},
 		{"absurd ios", `phases: [{rw: read, ios: 1000000000000000}]`, []string{"phases[0].ios: 1000000000000000 is outside"}},
+		{"max dirty above size", `
+stack: {cache: {size: 8MiB, max_dirty: 16MiB}}
+phases: [{rw: read, ios: 1}]`, []string{"stack.cache.max_dirty: 16777216 bytes is more than the 8388608-byte cache"}},
+		{"max dirty above default size", `
+stack: {cache: {max_dirty: 128MiB}}
+phases: [{rw: read, ios: 1}]`, []string{"stack.cache.max_dirty:", "more than the 67108864-byte cache"}},
+		{"max dirty not sector multiple", `
+stack: {cache: {size: 8MiB, max_dirty: 1000}}
+phases: [{rw: read, ios: 1}]`, []string{"stack.cache.max_dirty: 1000 is not a multiple of 512"}},
 		{"absurd cache", `
 stack: {cache: {size: 1PiB}}
 phases: [{rw: read, ios: 1}]`, []string{"stack.cache.size:", "more than 1TiB"}},

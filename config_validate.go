@@ -1,6 +1,7 @@
 package raidsim
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -380,7 +381,7 @@ func compileDrive(p *problems, d *DriveConfig) (disk.Params, bool) {
 // compileCache builds the volume cache's configuration.
 func compileCache(p *problems, c *CacheConfig, overRAID bool, ss int64) *cache.Config {
 	cfg := &cache.Config{
-		Size: int64(c.Size), Block: int64(c.Block), ReadAhead: int64(c.ReadAhead),
+		Size: int64(c.Size), Block: int64(c.Block), MaxDirty: int64(c.MaxDirty), ReadAhead: int64(c.ReadAhead),
 		HitLatency: time.Duration(c.HitLatency), CopyRate: int64(c.CopyRate),
 		HighWater: c.HighWater, LowWater: c.LowWater,
 		Interval: time.Duration(c.Interval), Idle: time.Duration(c.Idle),
@@ -397,6 +398,10 @@ func compileCache(p *problems, c *CacheConfig, overRAID bool, ss int64) *cache.C
 	checkAligned(p, "stack.cache.block", int64(c.Block), ss)
 	if c.Block > 0 && c.Size > 0 && c.Block > c.Size {
 		p.add("stack.cache.block", "%d bytes is larger than the %d-byte cache", c.Block, c.Size)
+	}
+	checkAligned(p, "stack.cache.max_dirty", int64(c.MaxDirty), ss)
+	if size := cmp.Or(int64(c.Size), cache.DefaultSize); int64(c.MaxDirty) > size {
+		p.add("stack.cache.max_dirty", "%d bytes is more than the %d-byte cache", c.MaxDirty, size)
 	}
 	checkAligned(p, "stack.cache.read_ahead", int64(c.ReadAhead), ss)
 	checkAligned(p, "stack.cache.max_destage", int64(c.MaxDestage), ss)

@@ -337,7 +337,7 @@ func (c *Cache) write(h *host) {
 	r := h.r
 	c.st.Writes++
 	c.st.WriteBytes += r.Length
-	if c.cfg.Mode == WriteThrough || r.FUA || c.dirty.chargeOf(r.Offset, r.End()) > c.cfg.Size {
+	if c.cfg.Mode == WriteThrough || r.FUA || c.dirty.chargeOf(r.Offset, r.End()) > c.cfg.MaxDirty {
 		c.around(h)
 		return
 	}
@@ -367,6 +367,9 @@ func (c *Cache) reserve(h *host) bool {
 	r := h.r
 	need := c.dirty.chargeOf(r.Offset, r.End()) - c.dirty.covered(r.Offset, r.End())/c.cfg.Block*c.cfg.Block
 	need = max(need, 0)
+	if c.dirty.charge+c.destageCharge()+c.reserved+need > c.cfg.MaxDirty {
+		return false
+	}
 	for c.used()+need > c.cfg.Size && c.lru.head != nil {
 		c.evict(c.lru.head)
 	}

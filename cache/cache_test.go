@@ -482,6 +482,41 @@ func TestDestageOrder(t *testing.T) {
 	assert.Equal(t, []int64{1, 3, 5, 7, 9}, offsets(cache.OrderWOW))
 }
 
+// TestMaxDirty: dirty data stays within MaxDirty while the rest of the
+// cache keeps clean data, and reads of it still hit.
+func TestMaxDirty(t *testing.T) {
+	eng := sim.NewEngine(1)
+	c, _, _ := recStack(t, eng, cache.Config{Size: 4 << 20, MaxDirty: 256 << 10, MaxOutstandingDestages: 1, MaxDestageBytes: 16 << 10},
+		simtest.MemConfig{Capacity: 64 << 20, WriteLatency: 5 * time.Millisecond, Serial: true})
+	// 2 MiB of clean data, read once.
+	var reads []*sim.Request
+	for i := range int64(32) {
+		reads = append(reads, &sim.Request{Op: sim.Read, Offset: 32<<20 + i*(64<<10), Length: 64 << 10})
+	}
+	submitAll(t, eng, c, reads...)
+	rng := eng.Rand("test")
+	var ws []*sim.Request
+	for range 400 {
+		ws = append(ws, &sim.Request{Op: sim.Write, Offset: rng.Int64N(16<<20/4096) * 4096, Length: 4096})
+	}
+	submitAll(t, eng, c, ws...)
+	st := c.Stats()
+	assert.LessOrEqual(t, st.DirtyPeak, int64(256<<10), "dirty data never exceeds MaxDirty")
+	assert.Greater(t, st.DirtyPeak, int64(200<<10), "dirty data fills up to MaxDirty")
+	assert.Positive(t, st.Stalls, "writes waited for destages at the dirty limit")
+	hits := st.ReadHits
+	again := make([]*sim.Request, len(reads))
+	for i, r := range reads {
+		again[i] = &sim.Request{Op: sim.Read, Offset: r.Offset, Length: r.Length}
+	}
+	submitAll(t, eng, c, again...)
+	assert.Equal(t, hits+32, c.Stats().ReadHits, "the clean data outside the dirty limit stayed cached")
+
+	assert.ErrorContains(t, cache.Config{Size: 1 << 20, MaxDirty: 2 << 20}.WithDefaults().Validate(), "MaxDirty must be in 0..Size")
+	assert.ErrorContains(t, cache.Config{Size: 1 << 20, MaxDirty: 1024}.WithDefaults().Validate(), "MaxDirty 1024 bytes is smaller than Block")
+	assert.Equal(t, int64(1<<20), cache.Config{Size: 1 << 20}.WithDefaults().MaxDirty)
+}
+
 func TestConfigValidate(t *testing.T) {
 	err := cache.Config{
 		Size: -1, Block: 0, Mode: 9, HighWater: 1.5, LowWater: 2, Interval: -1, Idle: -1, MaxDestageBytes: -4,

@@ -231,9 +231,14 @@ type Config struct {
 	// or a write waits for room, and Interval and Idle also drain above
 	// HighWater.
 	Policy Policy
-	// HighWater and LowWater are fractions of Size in (0, 1], LowWater
-	// below HighWater (defaults 0.50 and 0.45, dm-writecache's). Dirty
-	// data not yet being destaged is measured against them.
+	// MaxDirty bounds the cache memory dirty data may take, in bytes,
+	// destages in flight included; a write that would exceed it waits
+	// for destages, while the rest of Size still caches clean data. It
+	// bounds what a crash of a volatile cache loses. Zero means Size.
+	MaxDirty int64
+	// HighWater and LowWater are fractions of MaxDirty in (0, 1],
+	// LowWater below HighWater (defaults 0.50 and 0.45, dm-writecache's).
+	// Dirty data not yet being destaged is measured against them.
 	HighWater, LowWater float64
 	// Interval is the age at which the Interval policy destages dirty
 	// data (default 1 s, dm-writecache's autocommit time); the age of
@@ -290,6 +295,9 @@ func (c Config) WithDefaults() Config {
 	if c.CopyRate == 0 {
 		c.CopyRate = DefaultCopyRate
 	}
+	if c.MaxDirty == 0 {
+		c.MaxDirty = c.Size
+	}
 	if c.HighWater == 0 && c.LowWater == 0 {
 		c.HighWater, c.LowWater = DefaultHighWater, DefaultLowWater
 	}
@@ -338,6 +346,11 @@ func (c Config) Validate() error {
 		bad("Block must be positive, got %d bytes", c.Block)
 	} else if c.Size > 0 && c.Size < c.Block {
 		bad("Size %d bytes is smaller than Block %d bytes", c.Size, c.Block)
+	}
+	if c.MaxDirty < 0 || c.MaxDirty > c.Size {
+		bad("MaxDirty must be in 0..Size (%d bytes), got %d bytes", c.Size, c.MaxDirty)
+	} else if c.MaxDirty > 0 && c.Block > 0 && c.MaxDirty < c.Block {
+		bad("MaxDirty %d bytes is smaller than Block %d bytes", c.MaxDirty, c.Block)
 	}
 	if c.Mode >= numModes {
 		bad("Mode %d is unknown", uint8(c.Mode))

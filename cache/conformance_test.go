@@ -41,6 +41,7 @@ func TestConformance(t *testing.T) {
 		{"write-back/idle", cache.Config{Size: 1 << 20, Policy: cache.Idle, Idle: 500 * time.Microsecond}},
 		{"write-back/stripe", cache.Config{Size: 1 << 20, Align: cache.AlignStripe, StripeUnit: 16 << 10, DataMembers: 3, ReadAhead: 64 << 10}},
 		{"write-back/no-read-cache", cache.Config{Size: 1 << 20, NoReadCache: true}},
+		{"write-back/max-dirty", cache.Config{Size: 1 << 20, MaxDirty: 64 << 10, ReadAhead: 32 << 10}},
 		{"write-through", cache.Config{Size: 1 << 20, Mode: cache.WriteThrough, ReadAhead: 32 << 10}},
 		{"off", cache.Config{Mode: cache.Off}},
 		{"non-volatile", cache.Config{Size: 1 << 20, NonVolatile: true}},

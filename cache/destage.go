@@ -32,7 +32,7 @@ func (c *Cache) target() int {
 	if c.pressing() {
 		return m
 	}
-	occ := float64(c.dirty.charge) / float64(c.cfg.Size)
+	occ := float64(c.dirty.charge) / float64(c.cfg.MaxDirty)
 	hi, lo := c.cfg.HighWater, c.cfg.LowWater
 	if c.cfg.Policy == Linear {
 		switch {
@@ -92,7 +92,7 @@ func (c *Cache) pick() (*extent, int64, int64) {
 	k := &c.pk
 	*k = pickState{oldest: math.MaxUint64}
 	k.partialOK = c.stripe == 0 || c.pressing() || c.cfg.Policy == Interval || c.cfg.Policy == Idle ||
-		float64(c.dirty.charge) >= c.cfg.HighWater*float64(c.cfg.Size)
+		float64(c.dirty.charge) >= c.cfg.HighWater*float64(c.cfg.MaxDirty)
 	aged := c.aged()
 	k.sweeping = len(c.flushes) > 0 || c.idleNow || aged
 	if len(c.flushes) > 0 && c.live.upTo(c.flushes[0].epoch) > 0 {
@@ -304,7 +304,7 @@ func (c *Cache) onIdle(now sim.Time, _ any) {
 // checkWaterMark notes the first time dirty data reaches the high water
 // mark.
 func (c *Cache) checkWaterMark() {
-	if c.st.HighWaterAt == sim.Never && float64(c.dirty.charge) >= c.cfg.HighWater*float64(c.cfg.Size) {
+	if c.st.HighWaterAt == sim.Never && float64(c.dirty.charge) >= c.cfg.HighWater*float64(c.cfg.MaxDirty) {
 		c.st.HighWaterAt = c.eng.Now()
 	}
 }

@@ -60,10 +60,12 @@
 //
 // # Back-pressure
 //
-// A write that finds memory full (after evicting clean data) waits, in
-// arrival order, until destages free room; Stats counts these stalls and
-// their time, and Stats.FilledAt says when the first one happened. A
-// write larger than the whole cache goes straight below.
+// A write that finds memory full (after evicting clean data), or dirty
+// data at Config.MaxDirty, waits, in arrival order, until destages free
+// room; Stats counts these stalls and their time, and Stats.FilledAt says
+// when the first one happened. A write larger than MaxDirty goes straight
+// below. MaxDirty below Size bounds what a crash of a volatile cache
+// loses while the rest of the memory still caches reads.
 //
 // # FLUSH and FUA
 //

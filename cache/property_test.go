@@ -48,6 +48,9 @@ func propConfig(rng *rand.Rand) cache.Config {
 	if rng.IntN(3) == 0 {
 		cfg.Block = 512
 	}
+	if rng.IntN(3) == 0 {
+		cfg.MaxDirty = max(cfg.Size/int64(2+rng.IntN(6)), 4096)
+	}
 	return cfg
 }
 

@@ -53,7 +53,7 @@ type runOptions struct {
 	traceDevice, reorder         int
 	speed                        float64
 	traceCapacity                int64
-	cacheSize                    int64
+	cacheSize, maxDirty          int64
 	cacheMode, destage, order    string
 	cacheAlign                   string
 	highWater, lowWater          float64
@@ -115,7 +115,8 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.cacheMode, "cache-mode", "write-back", "volume cache mode: write-back, write-through or off")
 	fs.StringVar(&o.destage, "destage", "wm", "destage policy: wm (high/low watermarks), interval, idle or linear")
 	fs.StringVar(&o.order, "destage-order", "lba", "destage order: lba (C-SCAN), lrw (oldest first) or wow")
-	fs.Float64Var(&o.highWater, "high-water", 0.5, "destage starts when dirty data exceeds this fraction of the cache")
+	fs.Var(sizeFlag{&o.maxDirty}, "cache-max-dirty", "most dirty data the volume cache holds, e.g. 8MiB; the rest caches reads (default: the whole cache)")
+	fs.Float64Var(&o.highWater, "high-water", 0.5, "destage starts when dirty data exceeds this fraction of the dirty limit")
 	fs.Float64Var(&o.lowWater, "low-water", 0.45, "destage stops below this fraction")
 	fs.DurationVar(&o.flushInterval, "flush-interval", time.Second, "period of the interval destage policy")
 	fs.BoolVar(&o.cacheNV, "cache-nv", false, "the volume cache is non-volatile (battery-backed): a crash loses nothing")
@@ -211,7 +212,7 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 		errs = append(errs, cerrs...)
 		x.Cache = c
 	} else {
-		for _, name := range []string{"cache-mode", "destage", "destage-order", "high-water", "low-water", "flush-interval", "cache-nv", "cache-align"} {
+		for _, name := range []string{"cache-mode", "cache-max-dirty", "destage", "destage-order", "high-water", "low-water", "flush-interval", "cache-nv", "cache-align"} {
 			if o.set[name] {
 				errs = append(errs, fmt.Sprintf("--%s needs a volume cache: add --cache SIZE", name))
 			}
@@ -391,7 +392,7 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 // cacheConfig builds the volume cache's configuration from the flags.
 func (o *runOptions) cacheConfig(overRAID bool) (*cache.Config, []string) {
 	var errs []string
-	c := &cache.Config{Size: o.cacheSize, HighWater: o.highWater, LowWater: o.lowWater,
+	c := &cache.Config{Size: o.cacheSize, MaxDirty: o.maxDirty, HighWater: o.highWater, LowWater: o.lowWater,
 		Interval: o.flushInterval, NonVolatile: o.cacheNV}
 	var err error
 	if o.cacheSize < 0 {
