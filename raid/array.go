@@ -41,6 +41,9 @@ type Array struct {
 	ct        counters
 	rb        *rebuild
 	cand      []int // scratch: live copies of a mirrored chunk
+	// updatesInFlight counts RAID 5 stripes whose data and parity
+	// writes, and mirrored writes whose copies, are in flight.
+	updatesInFlight int
 }
 
 // member is one slot of the array: its device and its state.
@@ -80,6 +83,7 @@ type op struct {
 	err      error
 	waitFrom sim.Time
 	degraded bool
+	mirrored bool     // writes to two or more copies are in flight
 	row      int64    // rebuild step: the stripe unit row
 	rb       *rebuild // rebuild step: the rebuild it belongs to
 }
@@ -142,6 +146,15 @@ func (a *Array) Members() []sim.Device {
 	}
 	return out
 }
+
+// UpdatesInFlight returns how many redundant updates are under way now:
+// RAID 5 stripes whose new data and parity have been sent to their
+// members and are not all written, and RAID 1 and 10 writes whose copies
+// are not all written. Were power lost now, each could leave its stripe's
+// parity, or its copies, disagreeing with the data: the RAID write hole.
+// (Member writes already acknowledged from a drive's volatile write cache
+// are not counted here; they are lost with that cache.)
+func (a *Array) UpdatesInFlight() int { return a.updatesInFlight }
 
 // Capacity returns the usable data capacity in bytes.
 func (a *Array) Capacity() int64 { return a.capacity }
@@ -370,6 +383,10 @@ func (a *Array) startPlain(o *op) {
 		case o.kind == kRead:
 			a.issue(o, nil, a.pickCopy(ad.Offset), sim.Read, ad.Offset, n, data)
 		default:
+			if live >= 2 && !o.mirrored {
+				o.mirrored = true
+				a.updatesInFlight++
+			}
 			for _, m := range a.cand {
 				a.issue(o, nil, m, sim.Write, ad.Offset, n, data)
 			}
@@ -519,6 +536,9 @@ func (a *Array) opDone(o *op) {
 // finish completes o: it leaves the ordering list (starting whatever
 // waited for it) and its Done is called.
 func (a *Array) finish(o *op) {
+	if o.mirrored {
+		a.updatesInFlight--
+	}
 	if o.kind == kRebuild {
 		// Move the rebuild cursor before waking the writes that waited
 		// for this step, so they see the stripe as rebuilt.

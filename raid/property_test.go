@@ -150,6 +150,9 @@ func (w *world) drain() {
 	if w.out != 0 {
 		w.t.Fatalf("%d requests never completed", w.out)
 	}
+	if n := w.a.UpdatesInFlight(); n != 0 {
+		w.t.Fatalf("%d updates still open with nothing in flight", n)
+	}
 }
 
 // image returns what member slot m should hold, from the model.

@@ -123,6 +123,7 @@ type stripeOp struct {
 	plan    planKind
 	fd      int  // data index of the unavailable data member, or -1
 	pf      bool // parity member unavailable at planning
+	hole    bool // data and parity writes in flight (the write hole)
 	data    bool
 	w       []span  // per data index: the bytes written, within the unit
 	p       spans   // the parity bytes to update: union of w
@@ -340,6 +341,10 @@ func (so *stripeOp) advance() {
 			}
 		}
 	case soWrite:
+		if so.hole {
+			so.hole = false
+			a.updatesInFlight--
+		}
 		if so.phase == 0 && !so.failed {
 			so.phase = 1
 			if d := a.parityDelay(so); d > 0 {
@@ -429,6 +434,11 @@ func (so *stripeOp) writePhase() {
 	if so.pending == 0 {
 		a.putSO(so)
 		a.opDone(o)
+		return
+	}
+	if parity {
+		so.hole = true
+		a.updatesInFlight++
 	}
 }
 
