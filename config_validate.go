@@ -49,7 +49,10 @@ func (c *Config) Validate() error {
 // phases.
 func (c *Config) compile() (*plan, error) {
 	var p problems
-	pl := &plan{x: Experiment{Seed: c.Seed}}
+	pl := &plan{x: Experiment{Seed: c.Seed, PowerLossAt: time.Duration(c.PowerLossAt)}}
+	if c.PowerLossAt < 0 {
+		p.add("power_loss_at", "%v is negative", time.Duration(c.PowerLossAt))
+	}
 	st := &c.Stack
 	drive, driveOK := compileDrive(&p, &st.Drive)
 	pl.x.Drive = drive

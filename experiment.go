@@ -3,6 +3,7 @@ package raidsim
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
@@ -43,6 +44,11 @@ type Experiment struct {
 	// Observer, when set, receives every layer's hooks (phases of every
 	// request) for timelines and logs.
 	Observer *sim.Observer
+	// PowerLossAt, when positive, adds to the report what a power failure
+	// that long after the start would lose in each layer
+	// (Report.PowerLoss). The run goes on unchanged; if it ends sooner,
+	// the stack idles (destaging) until then.
+	PowerLossAt time.Duration
 }
 
 // stack is an Experiment's devices, built on one engine.
@@ -72,6 +78,9 @@ func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
 		errs = append(errs, errors.New("raidsim: Failures: failing a member needs a RAID array"))
 	case n > maxDisks:
 		errs = append(errs, fmt.Errorf("raidsim: Disks: %d is more than %d", n, maxDisks))
+	}
+	if x.PowerLossAt < 0 {
+		errs = append(errs, fmt.Errorf("raidsim: PowerLossAt: %v is negative", x.PowerLossAt))
 	}
 	if n == 0 {
 		n = 1

@@ -66,6 +66,7 @@ func (x *Experiment) runPhases(phases []phase, host hostOptions) ([]*Report, *Re
 		return nil, nil, err
 	}
 	dev := s.top
+	powerLoss := schedulePowerLoss(eng, s, x.PowerLossAt)
 	var (
 		total      metrics.Recorder
 		totalFail  int64
@@ -200,6 +201,7 @@ func (x *Experiment) runPhases(phases []phase, host hostOptions) ([]*Report, *Re
 	if s.cache != nil {
 		tot.Cache = cacheReport(s.cache)
 	}
+	tot.PowerLoss = powerLoss()
 	return reports, tot, nil
 }
 

@@ -44,6 +44,9 @@ type Report struct {
 	// Disks holds one entry per drive in the stack (left out of a
 	// phase's report: the stack's statistics cover the whole run).
 	Disks []DiskReport `json:"disks,omitempty"`
+	// PowerLoss is what a power failure at Experiment.PowerLossAt would
+	// have lost (nil when not asked for).
+	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
 }
 
 // WorkloadInfo describes the workload of a report in fio's terms, so a

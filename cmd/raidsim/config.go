@@ -12,7 +12,7 @@ import (
 
 // configFlags are the run flags that combine with --config; every other
 // flag describes the stack or the workload, which the config file holds.
-var configFlags = map[string]bool{"config": true, "json": true, "seed": true, "timeline": true}
+var configFlags = map[string]bool{"config": true, "json": true, "seed": true, "timeline": true, "power-loss-at": true}
 
 // runConfig is `raidsim run --config FILE`: the config's phases on its
 // stack, each phase's summary and the total.
@@ -25,7 +25,7 @@ func runConfig(o *runOptions, stdout io.Writer) error {
 	}
 	if len(clash) > 0 {
 		sort.Strings(clash)
-		return fmt.Errorf("%s: the config file describes the stack and the workload; drop %s or edit the config (only --json, --seed and --timeline combine with --config)",
+		return fmt.Errorf("%s: the config file describes the stack and the workload; drop %s or edit the config (only --json, --seed, --timeline and --power-loss-at combine with --config)",
 			strings.Join(clash, ", "), map[bool]string{true: "them", false: "it"}[len(clash) > 1])
 	}
 	if o.timeline < 0 || o.timeline > maxTimeline {
@@ -40,6 +40,12 @@ func runConfig(o *runOptions, stdout io.Writer) error {
 	}
 	if o.set["seed"] {
 		cfg.Seed = o.seed
+	}
+	if o.set["power-loss-at"] {
+		if o.powerLossAt < 0 {
+			return fmt.Errorf("--power-loss-at: %v is negative", o.powerLossAt)
+		}
+		cfg.PowerLossAt = raidsim.Duration(o.powerLossAt)
 	}
 	var tl *raidsim.Timeline
 	if o.timeline > 0 {

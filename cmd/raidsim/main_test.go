@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/simtest"
 	"github.com/stretchr/testify/assert"
@@ -225,4 +226,32 @@ func TestHelp(t *testing.T) {
 	code, _, errOut := runCLI(t, "run", "--help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, errOut, "-write-cache")
+}
+
+// TestRunPowerLoss: --power-loss-at adds the per-layer table and the
+// JSON object; it combines with --config.
+func TestRunPowerLoss(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--drive", "deskstar-7k160", "--raid", "5", "--disks", "4", "--rw", "randwrite",
+		"--bs", "16KiB", "--iodepth", "8", "--ios", "3000", "--size", "1GiB", "--cache", "16MiB", "--power-loss-at", "300ms")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{"Power loss at 0.300 s", "volume cache", "disk3", "write hole", "total"} {
+		assert.Contains(t, out, want)
+	}
+	code, out, errOut = runCLI(t, "run", "--rw", "randwrite", "--ios", "300", "--power-loss-at", "100ms", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		PowerLoss *raidsim.PowerLossReport `json:"power_loss"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.NotNil(t, rep.PowerLoss)
+	assert.InDelta(t, 0.1, rep.PowerLoss.AtSeconds, 1e-9)
+	assert.Len(t, rep.PowerLoss.DriveCacheBytes, 1)
+
+	code, _, errOut = runCLI(t, "run", "--power-loss-at", "-1s")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "--power-loss-at: -1s is negative")
+
+	code, out, errOut = runCLI(t, "run", "--config", "../../examples/configs/raid5-volume-cache.yaml", "--power-loss-at", "1s")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "Power loss at 1.000 s")
 }

@@ -45,6 +45,7 @@ type runOptions struct {
 	seed                         uint64
 	json                         bool
 	timeline                     int
+	powerLossAt                  time.Duration
 	raidLevel, layout, r5write   string
 	disks                        int
 	stripe                       int64
@@ -128,9 +129,10 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.mapMode, "map", "reject", "trace offsets past the stack's capacity: reject, wrap, or scale (needs --trace-capacity)")
 	fs.Var(sizeFlag{&o.traceCapacity}, "trace-capacity", "size of the traced device, for --map scale")
 	fs.IntVar(&o.reorder, "reorder", 0, "sort trace records by time within a window of N records (for unsorted traces)")
-	fs.StringVar(&o.config, "config", "", "run the stack and phases of this YAML or JSON config file (examples/configs/); only --json, --seed and --timeline combine with it")
+	fs.StringVar(&o.config, "config", "", "run the stack and phases of this YAML or JSON config file (examples/configs/); only --json, --seed, --timeline and --power-loss-at combine with it")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.IntVar(&o.timeline, "timeline", 0, "also print the life of the first N requests, phase by phase (text only)")
+	fs.DurationVar(&o.powerLossAt, "power-loss-at", 0, "also report what a power failure this long after the start would lose in each layer, e.g. 2s")
 	return fs
 }
 
@@ -186,7 +188,10 @@ func (o *runOptions) experiment() (raidsim.Experiment, error) {
 	if o.timeline > 0 && o.json {
 		errs = append(errs, "--timeline prints a table: drop --json or --timeline")
 	}
-	x := raidsim.Experiment{Drive: p, Workload: w, Seed: o.seed, Disks: o.disks, Failures: o.failures}
+	if o.powerLossAt < 0 {
+		errs = append(errs, fmt.Sprintf("--power-loss-at: %v is negative", o.powerLossAt))
+	}
+	x := raidsim.Experiment{Drive: p, Workload: w, Seed: o.seed, Disks: o.disks, Failures: o.failures, PowerLossAt: o.powerLossAt}
 	if o.raidLevel != "" {
 		var cfg raid.Config
 		var err error
@@ -386,6 +391,45 @@ func writeRunText(w io.Writer, x *raidsim.Experiment, rep *raidsim.Report) error
 			metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
 			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
 	}
+	if err := t.WriteText(w); err != nil {
+		return err
+	}
+	if pl := rep.PowerLoss; pl != nil {
+		return writePowerLoss(w, pl, rep)
+	}
+	return nil
+}
+
+// writePowerLoss prints what a power failure would have lost, layer by
+// layer.
+func writePowerLoss(w io.Writer, pl *raidsim.PowerLossReport, rep *raidsim.Report) error {
+	t := metrics.Table{
+		Title:  fmt.Sprintf("\nPower loss at %s s: acknowledged data only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
+		Header: []string{"layer", "lost", "note"},
+	}
+	if c := rep.Cache; c != nil {
+		note := "acknowledged to the host, not yet destaged"
+		if c.NonVolatile {
+			note = fmt.Sprintf("non-volatile: keeps its %s of dirty data", trace.FormatSize(pl.VolumeCacheKept))
+		}
+		t.AddRow("volume cache", trace.FormatSize(pl.VolumeCacheBytes), note)
+	}
+	for i, b := range pl.DriveCacheBytes {
+		name, wc := fmt.Sprintf("disk%d", i), true
+		if i < len(rep.Disks) {
+			name, wc = rep.Disks[i].Name, rep.Disks[i].WriteCache
+		}
+		note := "write cache off: nothing acknowledged early"
+		if wc {
+			note = "drive write cache: acknowledged, not on the platters"
+		}
+		t.AddRow(name, trace.FormatSize(b), note)
+	}
+	if r := rep.RAID; r != nil {
+		t.AddRow("array", fmt.Sprintf("%d updates", pl.RAIDUpdatesInFlight),
+			"stripes (or mirrored writes) mid-update: parity or copies may disagree with the data (write hole)")
+	}
+	t.AddRow("total", trace.FormatSize(pl.LostBytes), "")
 	return t.WriteText(w)
 }
 
