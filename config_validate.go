@@ -152,12 +152,12 @@ func (c *Config) compile() (*plan, error) {
 	}
 	// Build the stack once to learn its capacity, and check what only the
 	// devices know.
-	s, err := pl.x.build(sim.NewEngine(c.Seed))
+	s, err := pl.x.BuildStack(sim.NewEngine(c.Seed), "")
 	if err != nil {
 		p.addLines("stack", err)
 		return nil, p.err(c.source)
 	}
-	capacity, sector := s.top.Capacity(), s.top.SectorSize()
+	capacity, sector := s.Top.Capacity(), s.Top.SectorSize()
 	for i := range pl.phases {
 		ph := &pl.phases[i]
 		path := fmt.Sprintf("phases[%d]", i)

@@ -51,17 +51,26 @@ type Experiment struct {
 	PowerLossAt time.Duration
 }
 
-// stack is an Experiment's devices, built on one engine.
-type stack struct {
-	top    sim.Device
-	drives []*disk.Drive
-	array  *raid.Array
-	cache  *cache.Cache
+// Stack is an Experiment's devices, built on one engine: drives, the
+// array over them, the volume cache on top, as the Experiment asks.
+type Stack struct {
+	// Top is the device requests go to: the cache, else the array, else
+	// the one drive.
+	Top sim.Device
+	// Drives are the stack's drives, in array member order.
+	Drives []*disk.Drive
+	// Array is the RAID array, or nil.
+	Array *raid.Array
+	// Cache is the volume cache, or nil.
+	Cache *cache.Cache
 }
 
-// build makes the stack's devices on eng, reporting every configuration
-// problem at once.
-func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
+// BuildStack makes x's devices on eng (its Drive, Disks, RAID, Failures
+// and Cache; the workload is left to the caller), reporting every
+// configuration problem at once. prefix starts every device's name
+// ("disk0", "array", "cache"), so several stacks can share one engine:
+// a copy from one stack to another, say.
+func (x *Experiment) BuildStack(eng *sim.Engine, prefix string) (*Stack, error) {
 	p := x.Drive
 	p.FillDefaults()
 	var errs []error
@@ -91,22 +100,22 @@ func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s := &stack{drives: make([]*disk.Drive, n)}
+	s := &Stack{Drives: make([]*disk.Drive, n)}
 	members := make([]sim.Device, n)
 	for i := range n {
-		d, err := disk.New(eng, p, fmt.Sprintf("disk%d", i), x.Observer)
+		d, err := disk.New(eng, p, fmt.Sprintf("%sdisk%d", prefix, i), x.Observer)
 		if err != nil {
 			return nil, err
 		}
-		s.drives[i], members[i] = d, d
+		s.Drives[i], members[i] = d, d
 	}
-	s.top = s.drives[0]
+	s.Top = s.Drives[0]
 	if x.RAID != nil {
 		cfg := x.RAID.WithDefaults()
 		if err := cfg.Validate(members...); err != nil {
 			return nil, err
 		}
-		a, err := raid.New(eng, cfg, members, "array", x.Observer)
+		a, err := raid.New(eng, cfg, members, prefix+"array", x.Observer)
 		if err != nil {
 			return nil, err
 		}
@@ -119,22 +128,22 @@ func (x *Experiment) build(eng *sim.Engine) (*stack, error) {
 		if len(ferrs) > 0 {
 			return nil, errors.Join(ferrs...)
 		}
-		s.array, s.top = a, a
+		s.Array, s.Top = a, a
 	}
 	if x.Cache != nil {
 		cfg := *x.Cache
 		if cfg.Align == cache.AlignStripe && cfg.StripeUnit == 0 && cfg.FullStripe == 0 {
-			if s.array == nil {
+			if s.Array == nil {
 				return nil, errors.New("raidsim: Cache.Align: stripe alignment needs a RAID array below or a stripe geometry")
 			}
-			g := s.array.Geometry()
+			g := s.Array.Geometry()
 			cfg.StripeUnit, cfg.DataMembers = g.StripeUnit, g.DataMembers
 		}
-		c, err := cache.New(eng, cfg, s.top, "cache", x.Observer)
+		c, err := cache.New(eng, cfg, s.Top, prefix+"cache", x.Observer)
 		if err != nil {
 			return nil, err
 		}
-		s.cache, s.top = c, c
+		s.Cache, s.Top = c, c
 	}
 	return s, nil
 }
@@ -163,15 +172,15 @@ func (x Experiment) Run() (*Report, error) {
 // trace in closed loop at the workload's iodepth reproduces Run's report.
 func (x Experiment) Generate(w trace.Writer) (int64, error) {
 	eng := sim.NewEngine(x.Seed)
-	s, err := x.build(eng)
+	s, err := x.BuildStack(eng, "")
 	if err != nil {
 		return 0, err
 	}
 	wl := x.Workload.WithDefaults()
-	if err := wl.Validate(s.top.Capacity(), s.top.SectorSize()); err != nil {
+	if err := wl.Validate(s.Top.Capacity(), s.Top.SectorSize()); err != nil {
 		return 0, err
 	}
-	src, err := trace.NewSynthetic(wl, eng.Rand(WorkloadStream), s.top.Capacity(), s.top.SectorSize())
+	src, err := trace.NewSynthetic(wl, eng.Rand(WorkloadStream), s.Top.Capacity(), s.Top.SectorSize())
 	if err != nil {
 		return 0, err
 	}

@@ -61,11 +61,11 @@ func phaseStream(i int) string {
 // makes it exactly the report Experiment.Run has always given.
 func (x *Experiment) runPhases(phases []phase, host hostOptions) ([]*Report, *Report, error) {
 	eng := sim.NewEngine(x.Seed)
-	s, err := x.build(eng)
+	s, err := x.BuildStack(eng, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	dev := s.top
+	dev := s.Top
 	powerLoss := schedulePowerLoss(eng, s, x.PowerLossAt)
 	var (
 		total      metrics.Recorder
@@ -192,14 +192,14 @@ func (x *Experiment) runPhases(phases []phase, host hostOptions) ([]*Report, *Re
 	if len(reports) == 1 {
 		tot.Workload, tot.Trace = reports[0].Workload, reports[0].Trace
 	}
-	for _, d := range s.drives {
+	for _, d := range s.Drives {
 		tot.Disks = append(tot.Disks, diskReport(d))
 	}
-	if s.array != nil {
-		tot.RAID = raidReport(s.array)
+	if s.Array != nil {
+		tot.RAID = raidReport(s.Array)
 	}
-	if s.cache != nil {
-		tot.Cache = cacheReport(s.cache)
+	if s.Cache != nil {
+		tot.Cache = cacheReport(s.Cache)
 	}
 	tot.PowerLoss = powerLoss()
 	return reports, tot, nil

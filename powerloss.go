@@ -35,14 +35,14 @@ type PowerLossReport struct {
 
 // powerLoss takes the snapshot when the engine reaches its instant.
 type powerLoss struct {
-	s     *stack
+	s     *Stack
 	start sim.Time
 	rep   *PowerLossReport
 }
 
 func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 	r := &PowerLossReport{AtSeconds: now.Sub(p.start).Seconds()}
-	if c := p.s.cache; c != nil {
+	if c := p.s.Cache; c != nil {
 		if c.Config().NonVolatile {
 			r.VolumeCacheKept = c.DirtyBytes()
 		} else {
@@ -50,13 +50,13 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 		}
 	}
 	r.LostBytes = r.VolumeCacheBytes
-	for _, d := range p.s.drives {
+	for _, d := range p.s.Drives {
 		b := d.DirtyBytes()
 		r.DriveCacheBytes = append(r.DriveCacheBytes, b)
 		r.LostBytes += b
 	}
-	if p.s.array != nil {
-		r.RAIDUpdatesInFlight = p.s.array.UpdatesInFlight()
+	if p.s.Array != nil {
+		r.RAIDUpdatesInFlight = p.s.Array.UpdatesInFlight()
 	}
 	p.rep = r
 }
@@ -64,7 +64,7 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 // schedulePowerLoss arranges the snapshot at delay from now; finish runs
 // the engine up to it if the workload ended sooner (the drives keep
 // destaging meanwhile) and returns the report.
-func schedulePowerLoss(eng *sim.Engine, s *stack, delay time.Duration) (finish func() *PowerLossReport) {
+func schedulePowerLoss(eng *sim.Engine, s *Stack, delay time.Duration) (finish func() *PowerLossReport) {
 	if delay <= 0 {
 		return func() *PowerLossReport { return nil }
 	}

@@ -8,6 +8,7 @@ package scenario
 import (
 	"fmt"
 
+	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
@@ -31,14 +32,7 @@ type StackSpec struct {
 }
 
 // Stack is a built StackSpec on one engine.
-type Stack struct {
-	// Top is the device requests go to.
-	Top sim.Device
-	// Drives are the stack's drives, for their statistics.
-	Drives []*disk.Drive
-	// Cache is the volume cache, or nil.
-	Cache *cache.Cache
-}
+type Stack = raidsim.Stack
 
 // Build makes the stack's devices on eng. name prefixes the device
 // names, so two stacks can share an engine.
@@ -47,33 +41,8 @@ func (s StackSpec) Build(eng *sim.Engine, name string) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := max(s.Disks, 1)
-	st := &Stack{}
-	members := make([]sim.Device, n)
-	for i := range n {
-		d, err := disk.New(eng, p, fmt.Sprintf("%sdisk%d", name, i), nil)
-		if err != nil {
-			return nil, err
-		}
-		st.Drives = append(st.Drives, d)
-		members[i] = d
-	}
-	st.Top = members[0]
-	if s.RAID != nil {
-		a, err := raid.New(eng, s.RAID.WithDefaults(), members, name+"array", nil)
-		if err != nil {
-			return nil, err
-		}
-		st.Top = a
-	}
-	if s.Cache != nil {
-		c, err := cache.New(eng, *s.Cache, st.Top, name+"cache", nil)
-		if err != nil {
-			return nil, err
-		}
-		st.Cache, st.Top = c, c
-	}
-	return st, nil
+	x := raidsim.Experiment{Drive: p, Disks: s.Disks, RAID: s.RAID, Cache: s.Cache}
+	return x.BuildStack(eng, name)
 }
 
 // IOReq is one request a stream issues next.
