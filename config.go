@@ -164,7 +164,7 @@ type CacheConfig struct {
 	Mode string `yaml:"mode,omitempty" json:"mode,omitempty"`
 	// ReadCache keeps clean data for reads (default true).
 	ReadCache *bool `yaml:"read_cache,omitempty" json:"read_cache,omitempty"`
-	// ReadAhead extends sequential read misses by this many bytes.
+	// ReadAhead is how far the cache reads ahead of a sequential stream.
 	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
 	// HitLatency is the time of a hit (default 2µs).
 	HitLatency Duration `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty"`

@@ -37,7 +37,8 @@ type Cache struct {
 	flushes   []*host  // flushes waiting for their epoch to drain
 	stalled   []*host  // write-back writes waiting for room
 	blocked   []*host  // write-arounds waiting for an overlapping write below
-	misses    []*child // reads in flight below
+	misses    []*child // reads in flight below (host misses and read-ahead)
+	parked    []parked // host reads waiting for a read-ahead in flight
 	missKids  []*child // scratch: the misses of one read
 	reserved  int64    // room promised to writes whose ack is pending
 	destaging int64    // memory charged to destages in flight
@@ -79,6 +80,7 @@ type host struct {
 	epoch      uint64 // flush: the last epoch it waits for
 	err        error
 	hitBytes   int64
+	sequential bool // read: starts where the previous read ended
 }
 
 // child kinds.
@@ -88,6 +90,7 @@ const (
 	kindAround         // write-through, FUA or bypass write of a host write
 	kindFlush          // flush passed below
 	kindPass           // Off mode: the host request passed through
+	kindPrefetch       // read-ahead, no host waits for it
 )
 
 // child is a request the cache submits below.
@@ -285,6 +288,8 @@ func (c *Cache) onChildDone(cr *sim.Request) {
 	switch ch.kind {
 	case kindMiss:
 		c.missDone(ch)
+	case kindPrefetch:
+		c.prefetchDone(ch)
 	case kindDestage:
 		c.destageDone(ch)
 	case kindAround:

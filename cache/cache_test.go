@@ -322,10 +322,54 @@ func TestReadAhead(t *testing.T) {
 	for i := range 32 {
 		submitAll(t, eng, c, &sim.Request{Op: sim.Read, Offset: int64(i) * 4096, Length: 4096})
 	}
-	// The first read is not sequential; the second reads 64 KiB ahead,
-	// and so does the one after those 16 reads.
-	assert.Equal(t, 3, len(rec.Requests()), "%v", rec)
-	assert.Equal(t, int64(29), c.Stats().ReadHits)
+	// The first read is not sequential; the second misses and starts a
+	// 64 KiB read-ahead. Every read after it is a hit (the first one
+	// waits for the read-ahead to land), and a new 64 KiB read-ahead
+	// starts whenever less than 32 KiB is left ahead: at 72 KiB and at
+	// 136 KiB.
+	assert.Equal(t, 5, len(rec.Requests()), "%v", rec)
+	for i, want := range []int64{8 << 10, 72 << 10, 136 << 10} {
+		q := rec.Requests()[2+i]
+		assert.Equal(t, want, q.Offset, "read-ahead %d", i)
+		assert.Equal(t, int64(64<<10), q.Length, "read-ahead %d", i)
+	}
+	assert.Equal(t, int64(30), c.Stats().ReadHits)
+	assert.Equal(t, int64(3*64<<10), c.Stats().ReadAheadBytes)
+}
+
+// TestReadAheadInBackground: the host does not wait for the read-ahead
+// its read starts, only a later read that needs the data does, and only
+// until it lands.
+func TestReadAheadInBackground(t *testing.T) {
+	eng := sim.NewEngine(1)
+	// 1 MB/s: a 4 KiB read takes 4.1 ms, the 256 KiB read-ahead 262 ms.
+	c, _, _ := recStack(t, eng, cache.Config{Size: 4 << 20, ReadAhead: 256 << 10}, simtest.MemConfig{Capacity: 64 << 20, Bandwidth: 1e6})
+	var lat []time.Duration
+	read := func(off int64) {
+		submitAll(t, eng, c, &sim.Request{Op: sim.Read, Offset: off, Length: 4096, Done: func(r *sim.Request) { lat = append(lat, r.Latency()) }})
+	}
+	read(0)
+	read(4096) // sequential: starts the read-ahead, which it does not wait for
+	assert.Less(t, lat[1], 5*time.Millisecond)
+	// submitAll ran the engine dry, so the read-ahead has landed: the
+	// next reads are hits.
+	read(8192)
+	read(12288)
+	assert.Less(t, lat[2], 100*time.Microsecond)
+	assert.Less(t, lat[3], 100*time.Microsecond)
+
+	// A read that arrives while the read-ahead is in flight waits for it.
+	eng2 := sim.NewEngine(1)
+	c2, rec2, _ := recStack(t, eng2, cache.Config{Size: 4 << 20, ReadAhead: 256 << 10}, simtest.MemConfig{Capacity: 64 << 20, Bandwidth: 1e6})
+	var got []time.Duration
+	done := func(r *sim.Request) { got = append(got, r.Latency()) }
+	submitAll(t, eng2, c2, &sim.Request{Op: sim.Read, Offset: 0, Length: 4096, Done: done})
+	submitNow(t, c2, &sim.Request{Op: sim.Read, Offset: 4096, Length: 4096, Done: done},
+		&sim.Request{Op: sim.Read, Offset: 8192, Length: 4096, Done: done})
+	eng2.Run()
+	require.Len(t, got, 3)
+	assert.Greater(t, got[2], 200*time.Millisecond, "waited for the read-ahead")
+	assert.Len(t, rec2.Requests(), 3, "and did not read the same data again")
 }
 
 func TestWriteThroughKeepsCleanCopy(t *testing.T) {

@@ -214,9 +214,10 @@ type Config struct {
 	// dirty data only and nothing read or destaged is kept. The default
 	// keeps clean data, evicted least recently used first.
 	NoReadCache bool
-	// ReadAhead, in bytes (a multiple of the sector size), extends a read
-	// miss that continues the previous read past its end, and keeps the
-	// extra data clean. Zero (the default) reads no more than asked.
+	// ReadAhead, in bytes (a multiple of the sector size), is how far
+	// the cache reads ahead of a sequential stream (a read that continues
+	// the previous one), in the background, keeping the data clean. Zero
+	// (the default) reads no more than asked.
 	ReadAhead int64
 	// HitLatency is the fixed time a request served from cache memory
 	// takes (controller or driver overhead; default 2µs). Writes absorbed

@@ -35,8 +35,12 @@
 // then data being written below, then clean data) are copied at memory
 // speed, and each missing range becomes one read below; the read
 // completes when all pieces have. Data read from below is kept clean,
-// least recently used first out, unless Config.NoReadCache. A read miss
-// that continues the previous read reads Config.ReadAhead more bytes.
+// least recently used first out, unless Config.NoReadCache. A read that
+// continues the previous one keeps Config.ReadAhead bytes ahead of the
+// stream: once less than half of that is in memory or on its way, the
+// cache reads the next ReadAhead bytes below in the background. The host
+// does not wait for a read-ahead; a later read that needs its data waits
+// for it rather than reading the same data again.
 //
 // # Destage
 //

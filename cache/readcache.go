@@ -10,11 +10,23 @@ func (c *Cache) read(h *host) {
 	r := h.r
 	c.st.Reads++
 	c.st.ReadBytes += r.Length
+	h.sequential = r.Offset == c.lastReadEnd
+	c.lastReadEnd = r.End()
+	c.serveRead(h)
+}
+
+// serveRead serves h from memory and misses below, and reads ahead of a
+// sequential stream. A read that overlaps a read-ahead in flight waits
+// for it and is served again when it lands.
+func (c *Cache) serveRead(h *host) {
+	r := h.r
 	off, end := r.Offset, r.End()
 	want := r.Data != nil
 	caching := !c.cfg.NoReadCache
-	sequential := off == c.lastReadEnd
-	c.lastReadEnd = end
+	if p := c.prefetchOver(off, end); p != nil {
+		c.parked = append(c.parked, parked{p, h})
+		return
+	}
 
 	var last *child
 	for pos := off; pos < end; {
@@ -58,24 +70,10 @@ func (c *Cache) read(h *host) {
 	case h.hitBytes > 0:
 		c.st.ReadPartialHits++
 	}
-	for i, ch := range c.missKids {
+	for _, ch := range c.missKids {
 		ch.Op, ch.Offset, ch.Length = sim.Read, ch.off, ch.end-ch.off
-		if i == len(c.missKids)-1 && sequential && caching && c.cfg.ReadAhead > 0 && ch.end == end {
-			limit := min(end+c.cfg.ReadAhead, c.cap)
-			for _, t := range []*extentTree{c.dirty, c.busy, c.clean} {
-				if e := t.ceil(end); e != nil && e.off < limit {
-					limit = e.off
-				}
-			}
-			ch.Length = limit - ch.off
-			c.st.ReadAheadBytes += limit - end
-		}
 		if want {
-			if ch.End() > ch.end {
-				ch.Data = make([]byte, ch.Length)
-			} else {
-				ch.Data = r.Data[ch.off-off : ch.end-off : ch.end-off]
-			}
+			ch.Data = r.Data[ch.off-off : ch.end-off : ch.end-off]
 		}
 		c.st.BelowReads++
 		c.st.BelowReadBytes += ch.Length
@@ -88,9 +86,114 @@ func (c *Cache) read(h *host) {
 		c.submitChild(ch)
 	}
 	c.missKids = c.missKids[:0]
+	if h.sequential && caching && c.cfg.ReadAhead > 0 {
+		c.readAhead(end, want)
+	}
 	if n == 0 {
 		c.finish(h)
 	}
+}
+
+// parked is a host read waiting for the read-ahead it overlaps.
+type parked struct {
+	p *child
+	h *host
+}
+
+// prefetchOver returns a read-ahead in flight that overlaps [off, end),
+// or nil.
+func (c *Cache) prefetchOver(off, end int64) *child {
+	for _, ch := range c.misses {
+		if ch.kind == kindPrefetch && ch.Offset < end && ch.End() > off {
+			return ch
+		}
+	}
+	return nil
+}
+
+// readAhead keeps Config.ReadAhead bytes ahead of a sequential stream
+// whose last read ends at from: once less than half of that is in memory
+// or on its way, it reads the next ReadAhead bytes below in the
+// background, from the end of what is held up to the next data held.
+// The host does not wait for it; a read that needs it waits for it
+// instead of reading the same data again.
+func (c *Cache) readAhead(from int64, want bool) {
+	held := func(pos int64) int64 { // end of what holds pos, or -1
+		for _, t := range []*extentTree{c.dirty, c.busy, c.clean} {
+			if e := t.containing(pos); e != nil && (!want || e.data != nil || t != c.clean) {
+				return e.end
+			}
+		}
+		for _, ch := range c.misses {
+			if ch.Offset <= pos && pos < ch.End() {
+				return ch.End()
+			}
+		}
+		return -1
+	}
+	pos := from
+	for pos < c.cap {
+		e := held(pos)
+		if e < 0 {
+			break
+		}
+		pos = e
+	}
+	if pos-from >= c.cfg.ReadAhead/2 || pos >= c.cap {
+		return
+	}
+	limit := min(pos+c.cfg.ReadAhead, c.cap)
+	for _, t := range []*extentTree{c.dirty, c.busy, c.clean} {
+		if e := t.ceil(pos); e != nil && e.off < limit {
+			limit = e.off
+		}
+	}
+	for _, ch := range c.misses {
+		if ch.Offset > pos && ch.Offset < limit {
+			limit = ch.Offset
+		}
+	}
+	ch := c.newChild(kindPrefetch, nil)
+	ch.Op, ch.Offset, ch.Length = sim.Read, pos, limit-pos
+	ch.off, ch.end = pos, limit
+	if want {
+		ch.Data = make([]byte, ch.Length)
+	}
+	c.st.BelowReads++
+	c.st.BelowReadBytes += ch.Length
+	c.st.ReadAheadBytes += ch.Length
+	ch.idx = len(c.misses)
+	c.misses = append(c.misses, ch)
+	c.submitChild(ch)
+}
+
+// prefetchDone keeps what a read-ahead brought, unless a write to the
+// range arrived meanwhile, and serves the reads that waited for it.
+func (c *Cache) prefetchDone(ch *child) {
+	c.dropMiss(ch)
+	if ch.Err == nil && !ch.stale {
+		c.fillClean(ch.Offset, ch.End(), ch.Data)
+	}
+	for i := 0; i < len(c.parked); {
+		if c.parked[i].p != ch {
+			i++
+			continue
+		}
+		h := c.parked[i].h
+		copy(c.parked[i:], c.parked[i+1:])
+		c.parked[len(c.parked)-1] = parked{}
+		c.parked = c.parked[:len(c.parked)-1]
+		c.serveRead(h)
+	}
+}
+
+// dropMiss takes ch off the list of reads in flight below.
+func (c *Cache) dropMiss(ch *child) {
+	last := len(c.misses) - 1
+	c.misses[ch.idx] = c.misses[last]
+	c.misses[ch.idx].idx = ch.idx
+	c.misses[last] = nil
+	c.misses = c.misses[:last]
 }
 
 // hit copies the part of [pos, end) that e holds into the host's buffer
@@ -112,20 +215,13 @@ func (c *Cache) hit(h *host, e *extent, pos, end int64) int64 {
 // missDone takes the data of a read below: into the host's buffer, and
 // into clean memory unless a write to the range arrived meanwhile.
 func (c *Cache) missDone(ch *child) {
-	last := len(c.misses) - 1
-	c.misses[ch.idx] = c.misses[last]
-	c.misses[ch.idx].idx = ch.idx
-	c.misses[last] = nil
-	c.misses = c.misses[:last]
+	c.dropMiss(ch)
 	if ch.Err != nil {
 		return
 	}
 	r := ch.h.r
 	if r.Data != nil {
 		dst := r.Data[ch.off-r.Offset : ch.end-r.Offset]
-		if ch.End() > ch.end {
-			copy(dst, ch.Data)
-		}
 		if ch.stale {
 			// Newer acknowledged data for the range is in memory.
 			c.overlay(dst, ch.off, ch.end)

@@ -55,12 +55,8 @@ func (c config) String() string {
 	return c.label + " single"
 }
 
-// vwbConfig is the ICH8R Volume Write Back Cache as the model sees it.
-// Intel's help text: host I/Os "are grouped into fewer requests and
-// written from the cache to the volumes at defined intervals", hence the
-// Interval destage policy. The article measured higher sequential reads
-// with the cache on, so the driver must cache reads too: it is modelled
-// by reading ahead one full stripe (both members) on a sequential miss.
+// vwbConfig is the ICH8R Volume Write Back Cache as the model sees it
+// (scenario.IntelVolumeCache says why it is built as it is).
 func vwbConfig() *cache.Config {
 	return scenario.IntelVolumeCache(vwbSize, 2*stripeUnit)
 }

@@ -397,5 +397,5 @@ func copyNote(rs []result, g func(string) string) string {
 	if !reproduced(find(rs, gameCopy), rs) {
 		most = "NOT the article's largest gain for the mixed folder"
 	}
-	return "Copies (" + gains + "): " + most + ". Every gain is small: the drives' own 32 MiB write caches already absorb what a copy writes while it reads."
+	return "Copies (" + gains + "): " + most + ". Every change is small: the drives' own 32 MiB write caches already absorb what a copy writes while it reads."
 }
