@@ -85,12 +85,12 @@ type host struct {
 
 // child kinds.
 const (
-	kindMiss    = iota // read of missing data for a host read
-	kindDestage        // destage write
-	kindAround         // write-through, FUA or bypass write of a host write
-	kindFlush          // flush passed below
-	kindPass           // Off mode: the host request passed through
-	kindPrefetch       // read-ahead, no host waits for it
+	kindMiss     = iota // read of missing data for a host read
+	kindDestage         // destage write
+	kindAround          // write-through, FUA or bypass write of a host write
+	kindFlush           // flush passed below
+	kindPass            // Off mode: the host request passed through
+	kindPrefetch        // read-ahead, no host waits for it
 )
 
 // child is a request the cache submits below.
