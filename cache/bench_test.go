@@ -72,6 +72,7 @@ var benchCases = []benchCase{
 	{"op=seqwrite/bs=65536/align=stripe", cache.Config{Size: 64 << 20, Align: cache.AlignStripe, StripeUnit: 64 << 10, DataMembers: 3}, 65536, 1 << 30, 0, true, 8},
 	{"op=randwrite/bs=4096/order=wow", cache.Config{Size: 64 << 20, Order: cache.OrderWOW}, 4096, 1 << 30, 0, false, 32},
 	{"op=randwrite/bs=4096/mode=write-through", cache.Config{Size: 64 << 20, Mode: cache.WriteThrough}, 4096, 1 << 30, 0, false, 32},
+	{"op=seqread/bs=65536/readahead=1MiB", cache.Config{Size: 64 << 20, ReadAhead: 1 << 20}, 65536, 1 << 30, 100, true, 1},
 }
 
 // newBench returns a driver over a cache over a MemDevice that serves
