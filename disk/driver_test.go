@@ -3,6 +3,7 @@ package disk
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/raidsim/raidsim/sim"
 )
@@ -26,7 +27,7 @@ type loop struct {
 	issued, done  int
 	t0, t1        sim.Time
 	latSum        int64
-	latMax        sim.Time
+	latMax        time.Duration
 	doneFn        func(*sim.Request)
 }
 
@@ -68,7 +69,7 @@ func (l *loop) onDone(r *sim.Request) {
 	}
 	if l.done > l.warmup {
 		l.latSum += int64(r.Latency())
-		l.latMax = max(l.latMax, sim.Time(r.Latency()))
+		l.latMax = max(l.latMax, r.Latency())
 	}
 	l.t1 = r.Completed
 	if l.issued < l.total {

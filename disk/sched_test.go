@@ -21,11 +21,11 @@ func TestSequentialStreamKeptTogether(t *testing.T) {
 		l.lo = 10 << 30
 		_, bps := l.run(0, 4000)
 		rev := d.Revolution()
-		t.Logf("%v: %.1f MB/s, max latency %v (revolution %v)", sched, bps/1e6, time.Duration(l.latMax), rev)
+		t.Logf("%v: %.1f MB/s, max latency %v (revolution %v)", sched, bps/1e6, l.latMax, rev)
 		// Eight queued 64 KiB writes take under 5 ms of media time; a
 		// missed start costs one more revolution and a seek.
-		if max := 2*rev + 8*time.Millisecond; time.Duration(l.latMax) > max {
-			t.Errorf("%v: max latency %v, want at most %v", sched, time.Duration(l.latMax), max)
+		if max := 2*rev + 8*time.Millisecond; l.latMax > max {
+			t.Errorf("%v: max latency %v, want at most %v", sched, l.latMax, max)
 		}
 	}
 }
@@ -49,11 +49,11 @@ func TestReaderAndWriterAlternate(t *testing.T) {
 	eng.Run()
 	r.result()
 	w.result()
-	t.Logf("reads: max %v mean %v; writes: max %v", time.Duration(r.latMax), time.Duration(r.latSum/500), time.Duration(w.latMax))
+	t.Logf("reads: max %v mean %v; writes: max %v", r.latMax, time.Duration(r.latSum/500), w.latMax)
 	// Each waits for at most the other's request in service, itself at
 	// most a long seek plus a revolution.
 	limit := 2 * (d.SeekTime(d.Cylinders()-1, true) + d.Revolution())
-	if time.Duration(r.latMax) > limit || time.Duration(w.latMax) > limit {
-		t.Errorf("max read latency %v, max write latency %v, want at most %v", time.Duration(r.latMax), time.Duration(w.latMax), limit)
+	if r.latMax > limit || w.latMax > limit {
+		t.Errorf("max read latency %v, max write latency %v, want at most %v", r.latMax, w.latMax, limit)
 	}
 }
