@@ -60,7 +60,11 @@
 // says; Replay measures open-loop times from the first record it issues,
 // so the epoch does not matter. blkparse replays Q events by default and
 // D events with the format "blkparse:D". DiskSim's formats have their own
-// readers.
+// readers: "disksim" ([DiskSimReader], time in milliseconds), "mqsim"
+// (the same layout with whole-nanosecond times, as MQSim's traces have
+// it; [NewMQSimReader]) and "validate" ([ValidateReader]). Sniffing tells
+// mqsim from disksim by its whole-number times reaching 1e6 (see
+// [Sniff]); give the format when in doubt.
 //
 // [NewWriter] writes raidsim CSV and fio iologs (version 3, or 2 with
 // wait lines) for replay on real hardware with fio's --read_iolog and

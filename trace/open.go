@@ -29,6 +29,7 @@ const (
 	FormatTencent   Format = "tencent"    // Tencent CBS (TencentReader)
 	FormatSystor17  Format = "systor17"   // SYSTOR '17 (Systor17Reader)
 	FormatDiskSim   Format = "disksim"    // DiskSim ASCII (DiskSimReader)
+	FormatMQSim     Format = "mqsim"      // MQSim ASCII: DiskSim's layout in nanoseconds (NewMQSimReader)
 	FormatValidate  Format = "validate"   // DiskSim validate traces (ValidateReader)
 )
 
@@ -56,6 +57,7 @@ var formats = []formatSpec{
 	{FormatBlkparse, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'Q'); return b }, sniffBlkparse},
 	{FormatBlkparseD, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'D'); return b }, nil},
 	{FormatDiskSim, func(r io.Reader, n string) Reader { return NewDiskSimReader(r, n) }, sniffDiskSim},
+	{FormatMQSim, func(r io.Reader, n string) Reader { return NewMQSimReader(r, n) }, nil}, // Sniff: see mqsimTimes
 }
 
 // Formats returns the names of the formats NewReader reads, "auto"
@@ -149,9 +151,13 @@ func decompress(br *bufio.Reader, name string) (io.Reader, error) {
 // Sniff tells a trace's format from the start of its (decompressed)
 // data: the first line that is neither blank nor a '#' comment. It
 // recognises fio's and raidsim's headers and SYSTOR '17's, then the
-// field layout of MSR, Alibaba, Tencent, SPC and blkparse lines. It
-// returns an error wrapping ErrUnknownFormat when none matches.
+// field layout of MSR, Alibaba, Tencent, SPC, blkparse and DiskSim
+// lines. DiskSim-shaped data whose times are all whole numbers, reaching
+// 1e6, with types 0 and 1 only, is taken for MQSim's nanoseconds rather
+// than DiskSim's milliseconds. It returns an error wrapping
+// ErrUnknownFormat when none matches.
 func Sniff(head []byte) (Format, error) {
+	all := head
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -165,6 +171,9 @@ func Sniff(head []byte) (Format, error) {
 		}
 		for _, f := range formats {
 			if f.sniff != nil && f.sniff(line) {
+				if f.name == FormatDiskSim && mqsimTimes(all) {
+					return FormatMQSim, nil
+				}
 				return f.name, nil
 			}
 		}
