@@ -23,9 +23,10 @@ import (
 // the time in whole nanoseconds and a type word that is 1 for a read and
 // 0 for a write: NewMQSimReader reads them.
 type DiskSimReader struct {
-	lr    *lineReader
-	field [8][]byte
-	ns    bool // times are whole nanoseconds (MQSim)
+	lr      *lineReader
+	field   [8][]byte
+	ns      bool  // times are whole nanoseconds (MQSim)
+	recLine int64 // line of the last record returned
 }
 
 // NewDiskSimReader reads a DiskSim ASCII trace from r; name is used in
@@ -54,9 +55,17 @@ func (d *DiskSimReader) Next() (Record, error) {
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		return d.parse(line)
+		rec, err := d.parse(line)
+		if err == nil {
+			d.recLine = d.lr.line
+		}
+		return rec, err
 	}
 }
+
+// Position returns the base name of the file and the line of the last
+// record returned (zero before the first).
+func (d *DiskSimReader) Position() (string, int64) { return d.lr.name, d.recLine }
 
 func (d *DiskSimReader) parse(line []byte) (Record, error) {
 	n := 0
