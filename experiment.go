@@ -88,9 +88,6 @@ func (x *Experiment) BuildStack(eng *sim.Engine, prefix string) (*Stack, error) 
 	case n > maxDisks:
 		errs = append(errs, fmt.Errorf("raidsim: Disks: %d is more than %d", n, maxDisks))
 	}
-	if x.PowerLossAt < 0 {
-		errs = append(errs, fmt.Errorf("raidsim: PowerLossAt: %v is negative", x.PowerLossAt))
-	}
 	if n == 0 {
 		n = 1
 		if x.RAID != nil {

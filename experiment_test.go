@@ -8,6 +8,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/trace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,24 @@ func TestExperimentRejectsImpossibleStacks(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "at least 3 members")
 	assert.Contains(t, err.Error(), "1000")
+}
+
+// TestBuildStack: two stacks on one engine, told apart by their names.
+func TestBuildStack(t *testing.T) {
+	x := experiment(t, "deskstar-7k160", trace.Workload{})
+	x.RAID, x.Disks = &raid.Config{Level: raid.RAID0}, 2
+	eng := sim.NewEngine(1)
+	a, err := x.BuildStack(eng, "a/")
+	require.NoError(t, err)
+	b, err := x.BuildStack(eng, "b/")
+	require.NoError(t, err)
+	require.Len(t, a.Drives, 2)
+	assert.Equal(t, "a/disk1", a.Drives[1].Name())
+	assert.Equal(t, "b/disk0", b.Drives[0].Name())
+	assert.Equal(t, "a/array", a.Array.Name())
+	assert.Same(t, a.Array, a.Top)
+	assert.Nil(t, a.Cache)
+	x.Disks = 300
+	_, err = x.BuildStack(eng, "")
+	assert.ErrorContains(t, err, "Disks: 300 is more than 256")
 }

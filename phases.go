@@ -60,6 +60,9 @@ func phaseStream(i int) string {
 // total also carries the phase's workload or trace description, which
 // makes it exactly the report Experiment.Run has always given.
 func (x *Experiment) runPhases(phases []phase, host hostOptions) ([]*Report, *Report, error) {
+	if x.PowerLossAt < 0 {
+		return nil, nil, fmt.Errorf("raidsim: PowerLossAt: %v is negative", x.PowerLossAt)
+	}
 	eng := sim.NewEngine(x.Seed)
 	s, err := x.BuildStack(eng, "")
 	if err != nil {
