@@ -132,7 +132,7 @@ func (c *Cache) readAhead(from int64, want bool) {
 		return -1
 	}
 	pos := from
-	for pos < c.cap {
+	for pos < c.cap && pos-from < c.cfg.ReadAhead/2 {
 		e := held(pos)
 		if e < 0 {
 			break
@@ -152,6 +152,11 @@ func (c *Cache) readAhead(from int64, want bool) {
 		if ch.Offset > pos && ch.Offset < limit {
 			limit = ch.Offset
 		}
+	}
+	if limit <= pos {
+		// A clean extent without the payload a data run needs starts
+		// here: the next miss reads it.
+		return
 	}
 	ch := c.newChild(kindPrefetch, nil)
 	ch.Op, ch.Offset, ch.Length = sim.Read, pos, limit-pos
