@@ -338,6 +338,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("phases: [{trace: {path: x, map: scale, capacity: 1GiB}}]"))
 	f.Add([]byte("stack: {drive: {spec: {capacity: 1GiB, rpm: 7200, heads: 2, outer_sustained: 60, inner_sustained: 30, track_to_track: 1ms}}}\nphases: [{ios: 1}]"))
 	f.Add([]byte("phases: [{rw: read, bs: &a 4k, size: *a}]"))
+	f.Add([]byte("power_loss_at: 2s\nstack: {cache: {size: 8MiB, max_dirty: 1MiB, read_ahead: 256KiB}}\nphases: [{rw: randwrite, ios: 3}]\n"))
 	for _, name := range []string{"single-drive-phases.yaml", "raid5-volume-cache.yaml"} {
 		if b, err := os.ReadFile(filepath.Join("examples/configs", name)); err == nil {
 			f.Add(b)
