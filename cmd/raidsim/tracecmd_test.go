@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,4 +130,177 @@ func TestTraceCommandErrors(t *testing.T) {
 			assert.Contains(t, errOut, c.want)
 		})
 	}
+}
+
+// csvTrace writes a raidsim CSV trace of n reads to dir/name and returns
+// its path and bytes.
+func csvTrace(t *testing.T, dir, name string, n int) (string, []byte) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("time_ns,op,offset,length,device,fua,measured_ns\n")
+	for i := range n {
+		fmt.Fprintf(&b, "%d,read,%d,4096,0,0,0\n", i*1000, i*4096)
+	}
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path, []byte(b.String())
+}
+
+// assertOneLineError checks a failed command: non-zero status and an
+// error of one line containing want.
+func assertOneLineError(t *testing.T, code int, errOut, want string) {
+	t.Helper()
+	assert.NotZero(t, code)
+	assert.Contains(t, errOut, want)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+}
+
+// TestConvertNeverOverwritesItsInput: convert refuses an output that is
+// its input, by the same path, another path, a symlink or a hard link,
+// even with --force, and leaves the input byte for byte as it was.
+func TestConvertNeverOverwritesItsInput(t *testing.T) {
+	dir := t.TempDir()
+	in, want := csvTrace(t, dir, "x.csv", 20)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.Symlink(in, filepath.Join(dir, "link.csv")))
+	require.NoError(t, os.Link(in, filepath.Join(dir, "hard.csv")))
+	outs := map[string]string{
+		"same path":    in,
+		"other path":   filepath.Join(dir, "sub", "..", "x.csv"),
+		"symlink":      filepath.Join(dir, "link.csv"),
+		"hard link":    filepath.Join(dir, "hard.csv"),
+		"relative-ish": filepath.Join(dir, ".", "x.csv"),
+	}
+	for name, out := range outs {
+		for _, force := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/force=%v", name, force), func(t *testing.T) {
+				args := []string{"convert", in, out, "--to", "fio"}
+				if force {
+					args = append(args, "--force")
+				}
+				code, _, errOut := runCLI(t, args...)
+				assertOneLineError(t, code, errOut, "is the input")
+				got, err := os.ReadFile(in)
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+			})
+		}
+	}
+	t.Run("symlink as input", func(t *testing.T) {
+		code, _, errOut := runCLI(t, "convert", filepath.Join(dir, "link.csv"), in, "--force")
+		assertOneLineError(t, code, errOut, "is the input")
+		got, err := os.ReadFile(in)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	})
+	assertOnlyFiles(t, dir, "hard.csv", "link.csv", "sub", "x.csv")
+}
+
+// assertOnlyFiles checks that dir holds exactly the names given (so no
+// temporary file was left behind).
+func assertOnlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	assert.Equal(t, names, got)
+}
+
+// TestConvertReplacesOnlyWithForce: an existing OUT is an error naming
+// --force and stays as it was; with --force it is replaced.
+func TestConvertReplacesOnlyWithForce(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := csvTrace(t, dir, "in.csv", 10)
+	out := filepath.Join(dir, "out.log")
+	old := []byte("precious\n")
+	require.NoError(t, os.WriteFile(out, old, 0o600))
+
+	code, _, errOut := runCLI(t, "convert", in, out, "--to", "fio")
+	assertOneLineError(t, code, errOut, "--force")
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, old, got)
+
+	code, stdout, errOut := runCLI(t, "convert", in, out, "--to", "fio", "--force")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, stdout, "converted 10 records")
+	fresh := filepath.Join(dir, "fresh.log")
+	code, _, errOut = runCLI(t, "convert", in, fresh, "--to", "fio")
+	require.Equal(t, 0, code, errOut)
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	want, err := os.ReadFile(fresh)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), "a replaced file keeps its permissions")
+	assertOnlyFiles(t, dir, "fresh.log", "in.csv", "out.log")
+}
+
+// TestConvertThroughSymlinkReplacesTarget: with --force, an OUT that is
+// a symlink to another file keeps the link and replaces its target.
+func TestConvertThroughSymlinkReplacesTarget(t *testing.T) {
+	dir := t.TempDir()
+	in, want := csvTrace(t, dir, "in.csv", 3)
+	target := filepath.Join(dir, "target.csv")
+	require.NoError(t, os.WriteFile(target, []byte("old\n"), 0o644))
+	link := filepath.Join(dir, "link.csv")
+	require.NoError(t, os.Symlink(target, link))
+	code, _, errOut := runCLI(t, "convert", in, link, "--force")
+	require.Equal(t, 0, code, errOut)
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	st, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&os.ModeSymlink, "still a symlink")
+}
+
+// TestConvertFailureLeavesNoOutput: a conversion that fails half way (a
+// malformed line after good ones) leaves no OUT and no temporary file,
+// and an existing OUT replaced with --force stays as it was.
+func TestConvertFailureLeavesNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	_, good := csvTrace(t, dir, "bad.csv", 5000)
+	bad := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(bad, append(good, "9,read,x,4096,0,0,0\n"...), 0o644))
+
+	out := filepath.Join(dir, "out.csv")
+	code, _, errOut := runCLI(t, "convert", bad, out)
+	assertOneLineError(t, code, errOut, "bad.csv:5002: offset")
+	assertOnlyFiles(t, dir, "bad.csv")
+
+	old := []byte("precious\n")
+	require.NoError(t, os.WriteFile(out, old, 0o644))
+	code, _, errOut = runCLI(t, "convert", bad, out, "--force")
+	assertOneLineError(t, code, errOut, "bad.csv:5002: offset")
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, old, got)
+	assertOnlyFiles(t, dir, "bad.csv", "out.csv")
+}
+
+// TestGenOutReplacesOnlyWithForce: gen --out follows convert's rules.
+func TestGenOutReplacesOnlyWithForce(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "gen.csv")
+	old := []byte("precious\n")
+	require.NoError(t, os.WriteFile(out, old, 0o644))
+	code, _, errOut := runCLI(t, "gen", "--ios", "10", "--out", out)
+	assertOneLineError(t, code, errOut, "--force")
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, old, got)
+
+	code, stdout, errOut := runCLI(t, "gen", "--ios", "10", "--out", out, "--force")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, stdout, "wrote 10 records")
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, 11, strings.Count(string(got), "\n"), "a header and 10 records")
+	assertOnlyFiles(t, dir, "gen.csv")
 }
