@@ -159,5 +159,7 @@
 // its completion; a nil observer costs a nil check. [Drive.Stats] returns
 // counters: requests by operation, busy time and utilization, seeks and
 // mean seek distance, buffer hits, write-cache hits and destages, dirty
-// bytes and their peak, and the time-weighted mean queue length.
+// bytes and their peak, and time-weighted means of the commands in the
+// tagged queue (at most Params.QueueDepth) and of the requests waiting
+// for a tag in the host queue.
 package disk

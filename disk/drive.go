@@ -76,8 +76,10 @@ type Drive struct {
 	st          Stats
 	lastAcc     sim.Time
 	outstanding int
-	busyArea    int64
-	queueArea   float64
+	busyArea    int64   // ns with a command in service or a destage writing
+	queueArea   float64 // integral of outstanding over time, request-ns
+	taggedArea  int64   // integral of tags in use over time, command-ns
+	hostArea    int64   // integral of hostCount over time, request-ns
 
 	hCmd     cmdHandler
 	hDestage destageHandler
@@ -284,6 +286,8 @@ func (d *Drive) accrue(now sim.Time) {
 		d.busyArea += dt
 	}
 	d.queueArea += float64(dt) * float64(d.outstanding)
+	d.taggedArea += dt * int64(d.p.QueueDepth-d.nfree)
+	d.hostArea += dt * int64(d.hostCount)
 	d.lastAcc = now
 }
 

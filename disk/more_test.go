@@ -44,8 +44,12 @@ func TestStats(t *testing.T) {
 	if st.Utilization < 0.99 || st.Utilization > 1 {
 		t.Errorf("utilization %.3f, want ~1", st.Utilization)
 	}
-	if st.MeanQueueLength < 28 || st.MeanQueueLength > 32 {
-		t.Errorf("mean queue length %.2f, want ~32 (closed loop of 32, draining at the end)", st.MeanQueueLength)
+	if st.MeanTaggedQueue < 28 || st.MeanTaggedQueue > 32 {
+		t.Errorf("mean tagged queue %.2f, want ~32 (closed loop of 32, draining at the end)", st.MeanTaggedQueue)
+	}
+	if st.MeanHostQueue != 0 || st.MeanOutstanding != st.MeanTaggedQueue {
+		t.Errorf("host queue %.2f, outstanding %.2f: want 0 and the tagged queue's %.2f (32 outstanding at depth 32)",
+			st.MeanHostQueue, st.MeanOutstanding, st.MeanTaggedQueue)
 	}
 	// FCFS over random LBAs: seek distance near a third of the cylinders
 	// (a little less: outer cylinders hold more LBAs).
@@ -55,6 +59,29 @@ func TestStats(t *testing.T) {
 	}
 	if math.Abs(st.Elapsed.Seconds()-eng.Now().Seconds()) > 1e-9 {
 		t.Errorf("elapsed %v, now %v", st.Elapsed, eng.Now())
+	}
+}
+
+// TestQueueMeans: with 64 requests outstanding at NCQ depth 8, the tagged
+// queue holds at most 8 commands and the other 56 wait in the host queue.
+// (The single figure this replaced, MeanQueueLength, counted both and
+// reported about 64 "requests in the drive".)
+func TestQueueMeans(t *testing.T) {
+	d, eng := presetDrive(t, "deskstar-7k500", func(p *Params) { p.QueueDepth = 8 })
+	newLoop(t, d, eng, sim.Read, 4096, 64, false).run(0, 3000)
+	st := d.Stats()
+	t.Logf("tagged %.2f, host %.2f, outstanding %.2f", st.MeanTaggedQueue, st.MeanHostQueue, st.MeanOutstanding)
+	if st.MeanTaggedQueue > 8 || st.MeanTaggedQueue < 7 {
+		t.Errorf("mean tagged queue %.2f, want at most 8 and near it (depth 8, always full but for the drain)", st.MeanTaggedQueue)
+	}
+	if st.MeanHostQueue < 45 || st.MeanHostQueue > 56 {
+		t.Errorf("mean host queue %.2f, want ~56 (64 outstanding, 8 tags)", st.MeanHostQueue)
+	}
+	if sum := st.MeanTaggedQueue + st.MeanHostQueue; math.Abs(sum-st.MeanOutstanding) > 1e-9*sum {
+		t.Errorf("outstanding %.6f, want tagged + host = %.6f", st.MeanOutstanding, sum)
+	}
+	if st.MeanOutstanding < 50 {
+		t.Errorf("mean outstanding %.2f, want ~64", st.MeanOutstanding)
 	}
 }
 

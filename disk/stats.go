@@ -50,9 +50,24 @@ type Stats struct {
 	// DirtyBytesPeak is the most dirty data held at once.
 	DirtyBytesPeak int64
 
-	// MeanQueueLength is the time-weighted mean number of requests in the
-	// drive (waiting in the tagged or host queue, or in service).
-	MeanQueueLength float64
+	// MeanTaggedQueue is the time-weighted mean number of commands in the
+	// drive's tagged command queue, in commands: those holding one of its
+	// Params.QueueDepth tags, waiting or in service (a command keeps its
+	// tag until it completes; a destage or read-ahead holds none). It
+	// never exceeds Params.QueueDepth. The integral over time of that
+	// count, divided by Elapsed.
+	MeanTaggedQueue float64
+	// MeanHostQueue is the time-weighted mean number of requests waiting
+	// in the host-side FIFO for a free tag, in requests: submitted while
+	// every tag was taken (or others were already waiting there), not yet
+	// in the drive. Zero while the host keeps at most Params.QueueDepth
+	// requests outstanding. The integral over time of that count, divided
+	// by Elapsed.
+	MeanHostQueue float64
+	// MeanOutstanding is the time-weighted mean number of requests
+	// submitted and not yet completed, in requests: MeanTaggedQueue plus
+	// MeanHostQueue (what this struct called MeanQueueLength before).
+	MeanOutstanding float64
 }
 
 // Stats returns the drive's statistics up to the engine's current time.
@@ -63,7 +78,9 @@ func (d *Drive) Stats() Stats {
 	s.BusyTime = time.Duration(d.busyArea)
 	if s.Elapsed > 0 {
 		s.Utilization = float64(s.BusyTime) / float64(s.Elapsed)
-		s.MeanQueueLength = d.queueArea / float64(s.Elapsed)
+		s.MeanTaggedQueue = float64(d.taggedArea) / float64(s.Elapsed)
+		s.MeanHostQueue = float64(d.hostArea) / float64(s.Elapsed)
+		s.MeanOutstanding = d.queueArea / float64(s.Elapsed)
 	}
 	if s.Seeks > 0 {
 		s.MeanSeekDistance = float64(s.SeekCylinders) / float64(s.Seeks)
