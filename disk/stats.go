@@ -68,6 +68,15 @@ type Stats struct {
 	// submitted and not yet completed, in requests: MeanTaggedQueue plus
 	// MeanHostQueue (what this struct called MeanQueueLength before).
 	MeanOutstanding float64
+
+	// MeanQueueLength equals MeanOutstanding: requests submitted and not
+	// yet completed, including those waiting in the host queue outside
+	// the drive.
+	//
+	// Deprecated: use MeanTaggedQueue for the drive's queue, MeanHostQueue
+	// for the host's, or MeanOutstanding for both; this field goes once
+	// its callers have moved.
+	MeanQueueLength float64
 }
 
 // Stats returns the drive's statistics up to the engine's current time.
@@ -81,6 +90,7 @@ func (d *Drive) Stats() Stats {
 		s.MeanTaggedQueue = float64(d.taggedArea) / float64(s.Elapsed)
 		s.MeanHostQueue = float64(d.hostArea) / float64(s.Elapsed)
 		s.MeanOutstanding = d.queueArea / float64(s.Elapsed)
+		s.MeanQueueLength = s.MeanOutstanding
 	}
 	if s.Seeks > 0 {
 		s.MeanSeekDistance = float64(s.SeekCylinders) / float64(s.Seeks)
