@@ -88,7 +88,10 @@
 // of requests outstanding and ignores record times, as a benchmark with
 // an iodepth does; an open loop issues each record at its recorded time
 // (optionally sped up or slowed down) whatever is outstanding, as the
-// original system's users did. A callback sees every completion, so a
-// metrics recorder can be fed without this package knowing it. Requests
-// are recycled, so a long replay allocates nothing per record.
+// original system's users did; it needs the records in time order, and
+// stops at a record earlier than the one before it with an [OrderError]
+// naming its line and suggesting a [Reorder] window. A callback sees
+// every completion, so a metrics recorder can be fed without this package
+// knowing it. Requests are recycled, so a long replay allocates nothing
+// per record.
 package trace

@@ -272,7 +272,8 @@ type ReorderReader struct {
 	inner
 	heap    []reorderItem
 	seq     uint64
-	n       int64 // records read from src
+	n       int64    // records read from src
+	first   sim.Time // time of the first record read
 	emitted bool
 	last    sim.Time // time of the last record returned
 	eof     bool
@@ -291,10 +292,11 @@ func (a *reorderItem) less(b *reorderItem) bool {
 // are only roughly in order (Tencent CBS, SYSTOR '17). It holds up to
 // window records in a fixed-size heap (records of equal time keep their
 // order) and returns the earliest once the heap is full, so memory is
-// bounded by window. A record earlier than one already returned cannot
-// be put in order: Next returns a *ParseError naming its line (or an
-// error naming its record number when r does not know lines) that says
-// to widen the window. window must be 1..MaxReorderWindow.
+// bounded by window. A record earlier than one already returned is out
+// of order by more than the window and cannot be put in order: Next
+// returns an *OrderError, in a *ParseError naming its line (or an error
+// naming its record number when r does not know lines), that says to
+// widen the window. window must be 1..MaxReorderWindow.
 func Reorder(r Reader, window int) (*ReorderReader, error) {
 	if window < 1 || window > MaxReorderWindow {
 		return nil, fmt.Errorf("trace: reorder window %d is outside 1..%d", window, MaxReorderWindow)
@@ -314,8 +316,12 @@ func (o *ReorderReader) Next() (Record, error) {
 			return Record{}, err
 		}
 		o.n++
+		if o.n == 1 {
+			o.first = rec.Time
+		}
 		if o.emitted && rec.Time < o.last {
-			return Record{}, o.tooLate(rec)
+			return Record{}, orderError(o.src, o.n, &OrderError{
+				Time: rec.Time.Sub(o.first), Previous: o.last.Sub(o.first), Window: cap(o.heap)})
 		}
 		o.push(reorderItem{rec: rec, seq: o.seq})
 		o.seq++
@@ -326,15 +332,6 @@ func (o *ReorderReader) Next() (Record, error) {
 	rec := o.pop()
 	o.emitted, o.last = true, rec.Time
 	return rec, nil
-}
-
-func (o *ReorderReader) tooLate(rec Record) error {
-	err := fmt.Errorf("record is %v earlier than a record already replayed: the reorder window of %d records is too small",
-		o.last.Sub(rec.Time), cap(o.heap))
-	if f, l := Position(o.src); l > 0 {
-		return &ParseError{File: f, Line: l, Err: err}
-	}
-	return fmt.Errorf("trace: record %d: %w", o.n, err)
 }
 
 func (o *ReorderReader) push(it reorderItem) {

@@ -128,7 +128,8 @@ func TestReorder(t *testing.T) {
 	}
 	r, _ = Reorder(NewSliceReader(in), 2)
 	_, err = readAll(r)
-	if err == nil || err.Error() != "trace: record 4: record is 3ns earlier than a record already replayed: the reorder window of 2 records is too small" {
+	if err == nil || err.Error() != "trace: record 4: time -0.000000004 s is before the -0.000000001 s of a record already replayed (times from the first record): "+
+		"the trace is out of order by more than the reorder window of 2 records; replay with a larger --reorder N (config: reorder: N)" {
 		t.Errorf("small window: %v", err)
 	}
 	for _, w := range []int{0, -1, MaxReorderWindow + 1} {

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,10 +16,12 @@ type ReplayMode uint8
 const (
 	// ClosedLoop keeps ReplayOptions.IODepth requests outstanding and
 	// ignores record times: each completion issues the next record, as
-	// fio does with an iodepth.
+	// fio does with an iodepth. Since times do not pace it, a closed loop
+	// does not check that they are sorted.
 	ClosedLoop ReplayMode = iota
 	// OpenLoop issues each record at its own time, scaled by
 	// ReplayOptions.Speed, however many requests are still outstanding.
+	// The records must be sorted by time (see Reorder).
 	OpenLoop
 )
 
@@ -88,14 +91,20 @@ const ReplayObserverName = "trace"
 // record i at now + (Time_i - Time_1)/Speed: for a trace starting at time
 // zero that is Time/Speed after the start, and a trace whose clock has an
 // arbitrary epoch (Windows file times in the MSR traces) starts at once
-// rather than centuries later. A record whose time is earlier than the one
-// before it is submitted at once.
+// rather than centuries later. The records must be in time order (equal
+// times are fine): a record whose time is earlier than the one before it
+// stops the replay like a refused record, with an *OrderError naming its
+// line (a *ParseError) or its record number, and a hint to sort the
+// trace with Reorder. Replaying such a trace as it comes would issue
+// every late record at once and report the queueing that made up, not
+// the device. A closed loop ignores times and does not check them.
 //
 // Errors: the first one is returned, and the result counts what happened
 // before it. A record the device refuses at Submit stops the replay (no
 // more records are issued; requests already outstanding are run to
 // completion) with an error naming the record ("trace: record 17: ...");
-// so does an error from src. A request completing with Err set is counted
+// so does an error from src (a *ParseError, which names its file and
+// line, is returned as it is). A request completing with Err set is counted
 // in Failed and reported the same way, but the replay goes on. If the
 // engine runs out of events while requests are outstanding (a device that
 // never calls Done), Replay returns an error rather than waiting forever.
@@ -168,6 +177,7 @@ type replayer struct {
 	// open loop
 	start     sim.Time // engine time of the first record
 	firstTime sim.Time // trace time of the first record
+	lastTime  sim.Time // trace time of the record read before
 	pending   Record
 }
 
@@ -199,7 +209,12 @@ func (r *replayer) read() (Record, bool) {
 	rec, err := r.src.Next()
 	if err != nil {
 		r.done = true
-		if err != io.EOF {
+		var pe *ParseError
+		switch {
+		case err == io.EOF:
+		case errors.As(err, &pe):
+			r.fail(err) // it names the file and line
+		default:
 			r.fail(fmt.Errorf("trace: record %d: %w", r.numbered+1, err))
 		}
 		return Record{}, false
@@ -275,7 +290,13 @@ func (r *replayer) readAhead() {
 	}
 	if r.numbered == 1 {
 		r.firstTime = rec.Time
+	} else if rec.Time < r.lastTime {
+		r.fail(orderError(r.src, r.numbered, &OrderError{
+			Time: rec.Time.Sub(r.firstTime), Previous: r.lastTime.Sub(r.firstTime)}))
+		r.done = true
+		return
 	}
+	r.lastTime = rec.Time
 	at := sim.Never - 1 // a gap too long to represent: as late as possible
 	if gap := float64(rec.Time-r.firstTime) / r.opt.Speed; gap < float64(at-r.start) {
 		at = r.start + sim.Time(gap)

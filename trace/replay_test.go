@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -170,24 +172,138 @@ func TestReplayOpenLoop(t *testing.T) {
 	}
 }
 
+// TestReplayOpenLoopOutOfOrder: an open loop stops at a record earlier
+// than the one before it, naming it and hinting at a reorder window,
+// after running what it issued; a closed loop ignores times.
 func TestReplayOpenLoopOutOfOrder(t *testing.T) {
-	eng := sim.NewEngine(1)
-	dev := &fakeDev{eng: eng, lat: time.Millisecond, record: true}
 	recs := []Record{
 		{Time: 0, Op: sim.Read, Offset: 0, Length: 512},
 		{Time: 5000, Op: sim.Read, Offset: 512, Length: 512},
+		{Time: 5000, Op: sim.Read, Offset: 512, Length: 512}, // equal times are in order
 		{Time: 1000, Op: sim.Write, Offset: 1024, Length: 512}, // earlier than the one before
 		{Time: 5000, Op: sim.Flush},
 	}
-	if _, err := Replay(eng, dev, NewSliceReader(recs), ReplayOptions{Mode: OpenLoop}); err != nil {
+	eng := sim.NewEngine(1)
+	dev := &fakeDev{eng: eng, lat: time.Millisecond}
+	res, err := Replay(eng, dev, NewSliceReader(recs), ReplayOptions{Mode: OpenLoop})
+	const want = "trace: record 4: time 0.000001 s is before the previous record's 0.000005 s (times from the first record): " +
+		"the trace is not sorted by time; replay with --reorder N (config: reorder: N) to sort within a window of N records"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	var oe *OrderError
+	if !errors.As(err, &oe) || *oe != (OrderError{Time: 1000, Previous: 5000}) {
+		t.Errorf("OrderError %+v", oe)
+	}
+	if res.Issued != 3 || res.Completed != 3 {
+		t.Errorf("result %+v, want the 3 records before it run", res)
+	}
+
+	eng = sim.NewEngine(1)
+	res, err = Replay(eng, &fakeDev{eng: eng, lat: time.Millisecond}, NewSliceReader(recs), ReplayOptions{Mode: ClosedLoop})
+	if err != nil || res.Completed != int64(len(recs)) {
+		t.Errorf("closed loop: %+v, %v", res, err)
+	}
+}
+
+// shuffledTrace returns n records in time order and the same records
+// shuffled within consecutive blocks of block records, as raidsim CSV
+// files, and the line of the first record of the shuffled file that is
+// earlier than the one before it.
+func shuffledTrace(t *testing.T, n, block int) (sorted, shuffled string, line int64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(11, 12))
+	recs := make([]Record, n)
+	at := sim.Time(0)
+	for i := range recs {
+		at += sim.Time(rng.IntN(2000)+1) * sim.Time(time.Microsecond)
+		recs[i] = Record{Time: at, Op: sim.Op(rng.IntN(2)), Offset: rng.Int64N(1<<18) * 4096, Length: 4096}
+	}
+	sorted = csvText(t, recs)
+	for b := 0; b < n; b += block {
+		rng.Shuffle(min(block, n-b), func(i, j int) { recs[b+i], recs[b+j] = recs[b+j], recs[b+i] })
+	}
+	for i := 1; i < n && line == 0; i++ {
+		if recs[i].Time < recs[i-1].Time {
+			line = int64(i) + 2 // after the header
+		}
+	}
+	shuffled = csvText(t, recs)
+	return sorted, shuffled, line
+}
+
+// csvText returns recs as a raidsim CSV file.
+func csvText(t *testing.T, recs []Record) string {
+	t.Helper()
+	var b strings.Builder
+	w := NewCSVWriter(&b)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := []sim.Time{0, 5000, 5000, 5000}
-	for i := range want {
-		if dev.issued[i] != want[i] {
-			t.Errorf("issue times %v, want %v", dev.issued, want)
-			break
-		}
+	return b.String()
+}
+
+// TestReplayShuffledTrace: a trace shuffled within blocks of 8 records
+// fails in open loop with an error naming its line and the reorder hint;
+// through Reorder with a window of 8 it replays exactly as the sorted
+// trace does (every request issued and completed at the same times), and
+// a window of 2 is an error asking for a larger one.
+func TestReplayShuffledTrace(t *testing.T) {
+	const block = 8
+	sorted, shuffled, line := shuffledTrace(t, 400, block)
+	type done struct {
+		id               uint64
+		op               sim.Op
+		offset           int64
+		issued, complete sim.Time
+	}
+	replay := func(r Reader) (ReplayResult, []done, error) {
+		eng := sim.NewEngine(1)
+		var log []done
+		res, err := Replay(eng, &fakeDev{eng: eng, lat: 3 * time.Millisecond}, r, ReplayOptions{Mode: OpenLoop,
+			OnComplete: func(_ *Record, q *sim.Request) {
+				log = append(log, done{q.ID, q.Op, q.Offset, q.Issued, q.Completed})
+			}})
+		return res, log, err
+	}
+	want, wantLog, err := replay(NewCSVReader(strings.NewReader(sorted), "sorted.csv"))
+	if err != nil || want.Completed != 400 {
+		t.Fatalf("sorted trace: %+v, %v", want, err)
+	}
+
+	_, _, err = replay(NewCSVReader(strings.NewReader(shuffled), "shuffled.csv"))
+	checkOrderError(t, err, "shuffled.csv", line, 0, "; replay with --reorder N (config: reorder: N) to sort within a window of N records")
+
+	r, _ := Reorder(NewCSVReader(strings.NewReader(shuffled), "shuffled.csv"), block)
+	got, gotLog, err := replay(r)
+	if err != nil || got != want || !reflect.DeepEqual(gotLog, wantLog) {
+		t.Errorf("reordered: %+v, %v; want %+v as the sorted trace (same log: %v)", got, err, want, reflect.DeepEqual(gotLog, wantLog))
+	}
+
+	r, _ = Reorder(NewCSVReader(strings.NewReader(shuffled), "shuffled.csv"), 2)
+	_, _, err = replay(r)
+	checkOrderError(t, err, "shuffled.csv", 0, 2, "the reorder window of 2 records; replay with a larger --reorder N (config: reorder: N)")
+}
+
+// checkOrderError checks that err is an *OrderError with window in a
+// *ParseError of file (at line, unless 0) whose message ends with hint.
+func checkOrderError(t *testing.T, err error, file string, line int64, window int, hint string) {
+	t.Helper()
+	var pe *ParseError
+	var oe *OrderError
+	if !errors.As(err, &pe) || !errors.As(err, &oe) {
+		t.Fatalf("error %v, want an *OrderError in a *ParseError", err)
+	}
+	if pe.File != file || (line > 0 && pe.Line != line) || oe.Window != window || oe.Time >= oe.Previous {
+		t.Errorf("error at %s:%d (want %s:%d), %+v", pe.File, pe.Line, file, line, oe)
+	}
+	if !strings.HasSuffix(err.Error(), hint) {
+		t.Errorf("error %q\nwant it to end %q", err, hint)
 	}
 }
 
