@@ -179,7 +179,7 @@ func TestReplayOpenLoopOutOfOrder(t *testing.T) {
 	recs := []Record{
 		{Time: 0, Op: sim.Read, Offset: 0, Length: 512},
 		{Time: 5000, Op: sim.Read, Offset: 512, Length: 512},
-		{Time: 5000, Op: sim.Read, Offset: 512, Length: 512}, // equal times are in order
+		{Time: 5000, Op: sim.Read, Offset: 512, Length: 512},   // equal times are in order
 		{Time: 1000, Op: sim.Write, Offset: 1024, Length: 512}, // earlier than the one before
 		{Time: 5000, Op: sim.Flush},
 	}
