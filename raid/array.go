@@ -40,7 +40,8 @@ type Array struct {
 	rr        int
 	ct        counters
 	rb        *rebuild
-	cand      []int // scratch: live copies of a mirrored chunk
+	cand      []int  // scratch: live copies of a mirrored chunk
+	down      []bool // scratch: by member, unavailable at the stripe planned
 	// updatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and mirrored writes whose copies, are in flight.
 	updatesInFlight int
@@ -126,6 +127,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string, obs *si
 	a.capacity = a.rows * a.m.FullStripe()
 	a.childDone = a.onChildDone
 	a.cand = make([]int, 0, a.n)
+	a.down = make([]bool, a.n)
 	return a, nil
 }
 

@@ -2,94 +2,11 @@ package raid
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"time"
 
 	"github.com/raidsim/raidsim/sim"
 )
-
-// span is a byte range [lo, hi) inside one stripe unit.
-type span struct{ lo, hi int64 }
-
-func (s span) empty() bool { return s.hi <= s.lo }
-func (s span) len() int64  { return max(0, s.hi-s.lo) }
-
-// spans is a small sorted set of disjoint spans. Within one stripe a
-// contiguous write leaves at most a few pieces, so a fixed array avoids
-// allocation.
-type spans struct {
-	s [4]span
-	n int
-}
-
-func (ss *spans) list() []span { return ss.s[:ss.n] }
-
-func (ss *spans) total() int64 {
-	var t int64
-	for _, x := range ss.list() {
-		t += x.len()
-	}
-	return t
-}
-
-// add merges x into the set.
-func (ss *spans) add(x span) {
-	if x.empty() {
-		return
-	}
-	var out spans
-	placed := false
-	for _, y := range ss.list() {
-		switch {
-		case y.hi < x.lo:
-			out.s[out.n] = y
-			out.n++
-		case x.hi < y.lo:
-			if !placed {
-				out.s[out.n] = x
-				out.n++
-				placed = true
-			}
-			out.s[out.n] = y
-			out.n++
-		default:
-			x = span{min(x.lo, y.lo), max(x.hi, y.hi)}
-		}
-	}
-	if !placed {
-		out.s[out.n] = x
-		out.n++
-	}
-	// Keep sorted: x may have been appended after larger spans only when
-	// it merged; re-sort by insertion.
-	for i := 1; i < out.n; i++ {
-		for j := i; j > 0 && out.s[j].lo < out.s[j-1].lo; j-- {
-			out.s[j], out.s[j-1] = out.s[j-1], out.s[j]
-		}
-	}
-	*ss = out
-}
-
-// minus returns ss without x.
-func (ss spans) minus(x span) spans {
-	var out spans
-	for _, y := range ss.list() {
-		if x.empty() || y.hi <= x.lo || x.hi <= y.lo {
-			out.add(y)
-			continue
-		}
-		out.add(span{y.lo, x.lo})
-		out.add(span{x.hi, y.hi})
-	}
-	return out
-}
-
-// union returns ss with every span of o.
-func (ss spans) union(o spans) spans {
-	for _, y := range o.list() {
-		ss.add(y)
-	}
-	return ss
-}
 
 type soKind uint8
 
@@ -97,15 +14,6 @@ const (
 	soWrite soKind = iota
 	soReconstruct
 	soRebuild
-)
-
-type planKind uint8
-
-const (
-	planFull     planKind = iota // whole stripe: no reads
-	planRMW                      // read old data and old parity
-	planRCW                      // read the data not written
-	planDataOnly                 // parity member failed: write data only
 )
 
 // stripeOp is the work of one op on one stripe that needs more than
@@ -119,15 +27,9 @@ type stripeOp struct {
 	pending int
 	failed  bool
 	stripe  int64
-	base    int64 // logical offset of the stripe's first data byte
-	plan    planKind
-	fd      int  // data index of the unavailable data member, or -1
-	pf      bool // parity member unavailable at planning
 	hole    bool // data and parity writes in flight (the write hole)
 	data    bool
-	w       []span  // per data index: the bytes written, within the unit
-	p       spans   // the parity bytes to update: union of w
-	rd      []spans // per column (data 0..D-1, parity D): bytes to pre-read
+	sp      StripePlan // RAID 5 write: the plan being carried out
 	bufs    [][]byte
 	target  []byte // reconstructing read: the parent's data
 	moff    int64  // reconstructing read: member offset and length
@@ -141,9 +43,9 @@ func (a *Array) getSO(o *op, kind soKind) *stripeOp {
 		so = a.freeSOs[n-1]
 		a.freeSOs = a.freeSOs[:n-1]
 	} else {
-		so = &stripeOp{a: a, w: make([]span, a.n), rd: make([]spans, a.n), bufs: make([][]byte, a.n)}
+		so = &stripeOp{a: a, bufs: make([][]byte, a.n)}
 	}
-	so.o, so.kind, so.fd = o, kind, -1
+	so.o, so.kind = o, kind
 	return so
 }
 
@@ -152,10 +54,8 @@ func (a *Array) putSO(so *stripeOp) {
 		a.putBuf(b)
 		so.bufs[i] = nil
 	}
-	clear(so.w)
-	clear(so.rd)
-	w, rd, bufs := so.w, so.rd, so.bufs
-	*so = stripeOp{a: a, w: w, rd: rd, bufs: bufs}
+	sp, bufs := so.sp, so.bufs
+	*so = stripeOp{a: a, bufs: bufs, sp: StripePlan{Data: sp.Data, Read: sp.Read, Write: sp.Write}}
 	a.freeSOs = append(a.freeSOs, so)
 }
 
@@ -214,112 +114,52 @@ func (a *Array) reconstruct(o *op, fm int, row, moff, n int64, data []byte) {
 	}
 }
 
-// writeStripe plans and starts o's write to stripe s.
+// writeStripe plans o's write to stripe s and starts its pre-reads.
 func (a *Array) writeStripe(o *op, s int64) {
 	r := o.r
-	D := a.n - 1
-	u := a.u
-	fs := a.m.FullStripe()
-	base := s * fs
-	lo, hi := max(r.Offset, base), min(r.End(), base+fs)
 	so := a.getSO(o, soWrite)
-	so.stripe, so.base, so.data = s, base, r.Data != nil
-	full := true
-	for d := range D {
-		cs := base + int64(d)*u
-		w := span{max(lo, cs) - cs, min(hi, cs+u) - cs}
-		if w.empty() {
-			w = span{}
-		}
-		so.w[d] = w
-		so.p.add(w)
-		if w.lo != 0 || w.hi != u {
-			full = false
-		}
+	for m := range a.n {
+		a.down[m] = !a.avail(m, s)
 	}
-	pm := ParityMember(a.cfg.Layout, a.n, s)
-	bad := 0
-	for d := range D {
-		if !a.avail(DataMember(a.cfg.Layout, a.n, s, d), s) {
-			so.fd = d
-			bad++
-		}
-	}
-	if !a.avail(pm, s) {
-		so.pf = true
-		bad++
-	}
-	if bad >= 2 {
-		o.fail(a.lost(o, s))
+	p := &so.sp
+	err := PlanStripeWrite(StripeWrite{Mapping: a.m, Stripe: s, Offset: r.Offset, End: r.End(), Failed: a.down, Policy: a.cfg.Raid5Write}, p)
+	if err != nil {
+		o.fail(fmt.Errorf("raid: %s: %v: %w", a.name, r, err))
 		a.putSO(so)
 		return
 	}
-	o.pending++
-	switch {
-	case so.pf:
-		so.plan = planDataOnly
-	case full:
-		so.plan = planFull
+	switch p.Method {
+	case PlanLost:
+		o.fail(a.lost(o, s))
+		a.putSO(so)
+		return
+	case PlanFullStripe:
 		a.ct.fullStripe++
-	default:
-		rmwOK := so.fd < 0 || so.w[so.fd].empty()
-		rmwCost := so.p.total()
-		for d := range D {
-			rmwCost += so.w[d].len()
-		}
-		var x spans
-		if so.fd >= 0 {
-			x = so.p.minus(so.w[so.fd])
-		}
-		rcwCost := x.total()
-		for d := range D {
-			if d != so.fd {
-				t := so.p.minus(so.w[d]).union(x)
-				rcwCost += t.total()
-			}
-		}
-		pol := a.cfg.Raid5Write
-		if rmwOK && (pol == WriteRMW || (pol == WriteAuto && rmwCost < rcwCost)) {
-			so.plan = planRMW
-			a.ct.rmw++
-			for d := range D {
-				if !so.w[d].empty() {
-					so.rd[d].add(so.w[d])
-				}
-			}
-			so.rd[D] = so.p
-		} else {
-			so.plan = planRCW
-			a.ct.rcw++
-			for d := range D {
-				if d != so.fd {
-					so.rd[d] = so.p.minus(so.w[d]).union(x)
-				}
-			}
-			so.rd[D] = x
-		}
+	case PlanRMW:
+		a.ct.rmw++
+	case PlanRCW:
+		a.ct.rcw++
 	}
-	if so.fd >= 0 || so.pf {
+	o.pending++
+	if p.Degraded() {
 		a.ct.degradedWrites++
 	}
-	if so.data && so.plan != planDataOnly {
+	so.stripe, so.data = s, r.Data != nil
+	if so.data && p.Method != PlanDataOnly {
 		for c := range a.n {
 			so.bufs[c] = a.getBuf()
 		}
 	}
-	for c := 0; c <= D; c++ {
-		m := pm
-		if c < D {
-			m = DataMember(a.cfg.Layout, a.n, s, c)
-		}
-		for _, x := range so.rd[c].list() {
+	for c := range p.Read {
+		m := p.Member(c)
+		for _, x := range p.Read[c].List() {
 			var buf []byte
 			if so.data {
-				buf = so.bufs[c][x.lo:x.hi]
+				buf = so.bufs[c][x.Lo:x.Hi]
 			}
-			a.ct.prereadBytes += x.len()
+			a.ct.prereadBytes += x.Len()
 			a.ct.prereads++
-			a.issue(o, so, m, sim.Read, s*u+x.lo, x.len(), buf)
+			a.issue(o, so, m, sim.Read, s*a.u+x.Lo, x.Len(), buf)
 		}
 	}
 	if so.pending == 0 {
@@ -369,36 +209,37 @@ func (so *stripeOp) advance() {
 
 // parityDelay returns the parity engine's time for so's XOR work.
 func (a *Array) parityDelay(so *stripeOp) time.Duration {
-	if a.cfg.ParityRate <= 0 || so.plan == planDataOnly {
+	p := &so.sp
+	if a.cfg.ParityRate <= 0 || p.Method == PlanDataOnly {
 		return 0
 	}
 	D := int64(a.n - 1)
 	var b int64
-	switch so.plan {
-	case planFull:
+	switch p.Method {
+	case PlanFullStripe:
 		b = D * a.u
-	case planRMW:
-		b = so.p.total()
-		for _, w := range so.w[:D] {
-			b += 2 * w.len()
+	case PlanRMW:
+		b = p.Parity.Total()
+		for _, w := range p.Data {
+			b += 2 * w.Len()
 		}
-	case planRCW:
-		b = D * (so.p.total() + so.rd[D].total())
+	case PlanRCW:
+		b = D * (p.Parity.Total() + p.Read[D].Total())
 	}
 	return time.Duration(float64(b) * 1e9 / float64(a.cfg.ParityRate))
 }
 
 // newData returns the parent's bytes for chunk offsets x of data index d.
-func (so *stripeOp) newData(d int, x span) []byte {
-	return dataSlice(so.o.r, so.base+int64(d)*so.a.u+x.lo, x.len())
+func (so *stripeOp) newData(d int, x Span) []byte {
+	return dataSlice(so.o.r, so.sp.Base+int64(d)*so.a.u+x.Lo, x.Len())
 }
 
-// writePhase computes the parity and writes data and parity.
+// writePhase computes the parity and writes data and parity, skipping
+// members that have failed since the plan was made.
 func (so *stripeOp) writePhase() {
-	a, o := so.a, so.o
+	a, o, p := so.a, so.o, &so.sp
 	s := so.stripe
 	D := a.n - 1
-	pm := ParityMember(a.cfg.Layout, a.n, s)
 	bad := 0
 	for m := range a.n {
 		if !a.avail(m, s) {
@@ -411,24 +252,24 @@ func (so *stripeOp) writePhase() {
 		a.opDone(o)
 		return
 	}
-	parity := so.plan != planDataOnly && a.avail(pm, s)
+	parity := p.Method != PlanDataOnly && a.avail(p.ParityMember, s)
 	if parity && so.data {
 		so.computeParity()
 	}
-	for d := range D {
-		w := so.w[d]
-		m := DataMember(a.cfg.Layout, a.n, s, d)
-		if !w.empty() && a.avail(m, s) {
-			a.issue(o, so, m, sim.Write, s*a.u+w.lo, w.len(), so.newData(d, w))
+	for c := range p.Write {
+		m := p.Member(c)
+		if (c == D && !parity) || !a.avail(m, s) {
+			continue
 		}
-	}
-	if parity {
-		for _, x := range so.p.list() {
+		for _, x := range p.Write[c].List() {
 			var buf []byte
-			if so.data {
-				buf = so.bufs[D][x.lo:x.hi]
+			switch {
+			case c < D:
+				buf = so.newData(c, x)
+			case so.data:
+				buf = so.bufs[D][x.Lo:x.Hi]
 			}
-			a.issue(o, so, pm, sim.Write, s*a.u+x.lo, x.len(), buf)
+			a.issue(o, so, m, sim.Write, s*a.u+x.Lo, x.Len(), buf)
 		}
 	}
 	if so.pending == 0 {
@@ -442,41 +283,42 @@ func (so *stripeOp) writePhase() {
 	}
 }
 
-// computeParity fills bufs[D] over so.p with the new parity.
+// computeParity fills bufs[D] over the plan's parity spans with the new
+// parity.
 func (so *stripeOp) computeParity() {
+	p := &so.sp
 	D := so.a.n - 1
 	pb := so.bufs[D]
-	switch so.plan {
-	case planFull:
+	switch p.Method {
+	case PlanFullStripe:
 		clear(pb)
 		for d := range D {
-			xorInto(pb, so.newData(d, so.w[d]))
+			xorInto(pb, so.newData(d, p.Data[d]))
 		}
-	case planRMW:
-		for d := range D {
-			w := so.w[d]
-			if w.empty() {
+	case PlanRMW:
+		for d, w := range p.Data {
+			if w.Empty() {
 				continue
 			}
-			xorInto(pb[w.lo:w.hi], so.bufs[d][w.lo:w.hi])
-			xorInto(pb[w.lo:w.hi], so.newData(d, w))
+			xorInto(pb[w.Lo:w.Hi], so.bufs[d][w.Lo:w.Hi])
+			xorInto(pb[w.Lo:w.Hi], so.newData(d, w))
 		}
-	case planRCW:
-		if so.fd >= 0 {
+	case PlanRCW:
+		if fd := p.FailedData; fd >= 0 {
 			// Rebuild the failed member's old bytes first: old parity
 			// XOR the other members' old data.
-			fb := so.bufs[so.fd]
-			for _, x := range so.rd[D].list() {
-				copy(fb[x.lo:x.hi], pb[x.lo:x.hi])
+			fb := so.bufs[fd]
+			for _, x := range p.Read[D].List() {
+				copy(fb[x.Lo:x.Hi], pb[x.Lo:x.Hi])
 				for d := range D {
-					if d != so.fd {
-						xorInto(fb[x.lo:x.hi], so.bufs[d][x.lo:x.hi])
+					if d != fd {
+						xorInto(fb[x.Lo:x.Hi], so.bufs[d][x.Lo:x.Hi])
 					}
 				}
 			}
 		}
-		for _, x := range so.p.list() {
-			clear(pb[x.lo:x.hi])
+		for _, x := range p.Parity.List() {
+			clear(pb[x.Lo:x.Hi])
 			for d := range D {
 				so.xorCurrent(pb, d, x)
 			}
@@ -486,23 +328,23 @@ func (so *stripeOp) computeParity() {
 
 // xorCurrent XORs into pb over x the new contents of data index d: the
 // parent's bytes where the write covers, the old bytes elsewhere.
-func (so *stripeOp) xorCurrent(pb []byte, d int, x span) {
-	w := so.w[d]
+func (so *stripeOp) xorCurrent(pb []byte, d int, x Span) {
+	w := so.sp.Data[d]
 	old := so.bufs[d]
-	if a := (span{x.lo, min(x.hi, w.lo)}); !a.empty() || w.empty() {
-		if w.empty() {
+	if a := (Span{x.Lo, min(x.Hi, w.Lo)}); !a.Empty() || w.Empty() {
+		if w.Empty() {
 			a = x
 		}
-		xorInto(pb[a.lo:a.hi], old[a.lo:a.hi])
+		xorInto(pb[a.Lo:a.Hi], old[a.Lo:a.Hi])
 	}
-	if w.empty() {
+	if w.Empty() {
 		return
 	}
-	if b := (span{max(x.lo, w.lo), min(x.hi, w.hi)}); !b.empty() {
-		xorInto(pb[b.lo:b.hi], so.newData(d, b))
+	if b := (Span{max(x.Lo, w.Lo), min(x.Hi, w.Hi)}); !b.Empty() {
+		xorInto(pb[b.Lo:b.Hi], so.newData(d, b))
 	}
-	if c := (span{max(x.lo, w.hi), x.hi}); !c.empty() {
-		xorInto(pb[c.lo:c.hi], old[c.lo:c.hi])
+	if c := (Span{max(x.Lo, w.Hi), x.Hi}); !c.Empty() {
+		xorInto(pb[c.Lo:c.Hi], old[c.Lo:c.Hi])
 	}
 }
 
