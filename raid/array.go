@@ -45,6 +45,11 @@ type Array struct {
 	// updatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and mirrored writes whose copies, are in flight.
 	updatesInFlight int
+
+	hFinish  finishHandler
+	hParity  parityHandler
+	hRebuild rebuildHandler
+	hFail    failHandler
 }
 
 // member is one slot of the array: its device and its state.
@@ -128,6 +133,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string, obs *si
 	a.childDone = a.onChildDone
 	a.cand = make([]int, 0, a.n)
 	a.down = make([]bool, a.n)
+	a.hFinish.a, a.hParity.a, a.hRebuild.a, a.hFail.a = a, a, a, a
 	return a, nil
 }
 
@@ -322,24 +328,24 @@ func (a *Array) start(o *op) {
 	}
 	o.pending--
 	if o.pending == 0 {
-		a.eng.After(0, a, o)
+		a.eng.After(0, &a.hFinish, o)
 	}
 }
 
-// HandleEvent serves the array's own events: deferred completions,
-// parity compute delays, rebuild pacing and scheduled failures.
-func (a *Array) HandleEvent(_ sim.Time, arg any) {
-	switch v := arg.(type) {
-	case *op:
-		a.finish(v)
-	case *stripeOp:
-		v.writePhase()
-	case *rebuild:
-		a.rebuildNext(v)
-	case *failEvent:
-		_ = a.Fail(v.member)
-	}
-}
+// The array's events, each bound to its own handler once in New so that
+// scheduling does not allocate; the event's argument is the thing it is
+// about.
+type (
+	finishHandler  struct{ a *Array } // arg *op: an op with nothing left to do
+	parityHandler  struct{ a *Array } // arg *stripeOp: parity computed, write out
+	rebuildHandler struct{ a *Array } // arg *rebuild: the next rebuild step is due
+	failHandler    struct{ a *Array } // arg *failEvent: a failure FailAt scheduled
+)
+
+func (h *finishHandler) HandleEvent(_ sim.Time, arg any)  { h.a.finish(arg.(*op)) }
+func (h *parityHandler) HandleEvent(_ sim.Time, arg any)  { arg.(*stripeOp).writePhase() }
+func (h *rebuildHandler) HandleEvent(_ sim.Time, arg any) { h.a.rebuildNext(arg.(*rebuild)) }
+func (h *failHandler) HandleEvent(_ sim.Time, arg any)    { _ = h.a.Fail(arg.(*failEvent).member) }
 
 // slice returns the part of r.Data for logical bytes [off, off+n), or
 // nil when r carries no data.

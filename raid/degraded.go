@@ -50,7 +50,7 @@ func (a *Array) FailAt(t sim.Time, member int) error {
 	if now := a.eng.Now(); t < now {
 		return fmt.Errorf("raid: %s: failure of member %d at %v is before now (%v)", a.name, member, t, now)
 	}
-	a.eng.Schedule(t, a, &failEvent{member})
+	a.eng.Schedule(t, &a.hFail, &failEvent{member})
 	return nil
 }
 

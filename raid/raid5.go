@@ -188,7 +188,7 @@ func (so *stripeOp) advance() {
 		if so.phase == 0 && !so.failed {
 			so.phase = 1
 			if d := a.parityDelay(so); d > 0 {
-				a.eng.After(d, a, so)
+				a.eng.After(d, &a.hParity, so)
 			} else {
 				so.writePhase()
 			}

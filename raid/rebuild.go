@@ -80,7 +80,7 @@ func (a *Array) Rebuild(spare sim.Device) error {
 	now := a.eng.Now()
 	a.rb = &rebuild{active: true, member: f, rows: a.rows, started: now}
 	a.mem[f].dev = spare
-	a.eng.After(0, a, a.rb)
+	a.eng.After(0, &a.hRebuild, a.rb)
 	return nil
 }
 
@@ -195,7 +195,7 @@ func (a *Array) rebuildStepDone(rb *rebuild, err error) {
 		step := time.Duration(float64(a.u) * 1e9 / float64(a.cfg.RebuildRate))
 		at = max(now, rb.stepStart.Add(step))
 	}
-	a.eng.Schedule(at, a, rb)
+	a.eng.Schedule(at, &a.hRebuild, rb)
 }
 
 func (a *Array) rebuildComplete() {
