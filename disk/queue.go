@@ -69,16 +69,6 @@ func (d *Drive) removeAt(i int) uint8 {
 	return slot
 }
 
-// cacheable reports whether c is a write the write cache may absorb.
-func (d *Drive) cacheable(c *cmd) bool {
-	return c.write && d.p.WriteCache && !c.fua && c.n <= d.wcLimit
-}
-
-// fits reports whether the write cache has room for n more sectors now.
-func (d *Drive) fits(n int64) bool {
-	return len(d.dirty.ext) < d.dirty.cap && d.dirty.sectors+n <= d.wcLimit
-}
-
 // noArm reports whether c can be served without the arm right now (a
 // buffer hit or a write the cache can take). Reads are judged by their
 // enqueue-time hint and the segment being filled; exact is set when the
@@ -107,14 +97,8 @@ func (d *Drive) pick(now sim.Time) int {
 	n := d.qlen
 	if d.nFlushQ > 0 {
 		// A flush is a barrier: commands behind it wait for it.
-		for j := 0; j < n; j++ {
-			if d.slots[d.order[j]].flush {
-				if j == 0 {
-					return 0
-				}
-				n = j
-				break
-			}
+		if n = d.firstFlush(); n == 0 {
+			return 0
 		}
 	}
 	armFree := !d.destageActive
@@ -151,64 +135,90 @@ func (d *Drive) pick(now sim.Time) int {
 			}
 		}
 	}
-	best := -1
 	switch d.p.Scheduler {
 	case SSTF:
-		var bd int64 = 1 << 62
-		for j := 0; j < n; j++ {
-			c := &d.slots[d.order[j]]
-			if d.blockedWrite(c) {
-				continue
-			}
-			dist := c.cyl - d.armCyl
-			if dist < 0 {
-				dist = -dist
-			}
-			if dist < bd {
-				bd, best = dist, j
-			}
-		}
+		return d.pickSSTF(n)
 	case CLOOK:
-		var ahead, wrap int64 = 1 << 62, 1 << 62
-		ba, bw := -1, -1
-		for j := 0; j < n; j++ {
-			c := &d.slots[d.order[j]]
-			if d.blockedWrite(c) {
-				continue
-			}
-			if c.lba >= d.lastLBA {
-				if c.lba < ahead {
-					ahead, ba = c.lba, j
-				}
-			} else if c.lba < wrap {
-				wrap, bw = c.lba, j
-			}
+		return d.pickCLOOK(n)
+	}
+	return d.pickSATF(now, n)
+}
+
+// firstFlush returns the queue index of the oldest queued flush, or the
+// queue length when there is none.
+func (d *Drive) firstFlush() int {
+	for j := 0; j < d.qlen; j++ {
+		if d.slots[d.order[j]].flush {
+			return j
 		}
-		best = ba
-		if best < 0 {
-			best = bw
+	}
+	return d.qlen
+}
+
+// pickSSTF returns the index, among the first n queued commands, of the
+// one nearest the arm in cylinders (the oldest of equals), or -1.
+func (d *Drive) pickSSTF(n int) int {
+	best := -1
+	var bd int64 = 1 << 62
+	for j := 0; j < n; j++ {
+		c := &d.slots[d.order[j]]
+		if d.blockedWrite(c) {
+			continue
 		}
-	default: // SATF
-		// Queued commands were decoded on arrival (see start), so
-		// positioning can begin now.
-		a0 := angleAt(now, d.rpm)
-		var bc int64 = 1 << 62
-		for j := 0; j < n; j++ {
-			c := &d.slots[d.order[j]]
-			if c.write && d.blockedWrite(c) {
-				continue
-			}
-			if e := d.estimate(c.cyl, c.head, c.angle, c.write, a0); e < bc {
-				bc, best = e, j
-			}
+		dist := c.cyl - d.armCyl
+		if dist < 0 {
+			dist = -dist
+		}
+		if dist < bd {
+			bd, best = dist, j
 		}
 	}
 	return best
 }
 
-// blockedWrite reports whether c is a cacheable write waiting for space.
-func (d *Drive) blockedWrite(c *cmd) bool {
-	return d.cacheable(c) && !d.fits(c.n)
+// pickCLOOK returns the index, among the first n queued commands, of the
+// lowest LBA at or after the arm's last transfer, else the lowest LBA
+// (the sweep wraps), or -1.
+func (d *Drive) pickCLOOK(n int) int {
+	var ahead, wrap int64 = 1 << 62, 1 << 62
+	ba, bw := -1, -1
+	for j := 0; j < n; j++ {
+		c := &d.slots[d.order[j]]
+		if d.blockedWrite(c) {
+			continue
+		}
+		if c.lba >= d.lastLBA {
+			if c.lba < ahead {
+				ahead, ba = c.lba, j
+			}
+		} else if c.lba < wrap {
+			wrap, bw = c.lba, j
+		}
+	}
+	if ba >= 0 {
+		return ba
+	}
+	return bw
+}
+
+// pickSATF returns the index, among the first n queued commands, of the
+// one with the shortest estimated positioning time from now, or -1.
+func (d *Drive) pickSATF(now sim.Time, n int) int {
+	// Queued commands were decoded on arrival (see start), so
+	// positioning can begin now.
+	a0 := angleAt(now, d.rpm)
+	best := -1
+	var bc int64 = 1 << 62
+	for j := 0; j < n; j++ {
+		c := &d.slots[d.order[j]]
+		if c.write && d.blockedWrite(c) {
+			continue
+		}
+		if e := d.estimate(c.cyl, c.head, c.angle, c.write, a0); e < bc {
+			bc, best = e, j
+		}
+	}
+	return best
 }
 
 // estimate returns the positioning time in ns (seek or head switch, then

@@ -1,0 +1,171 @@
+package disk
+
+import "github.com/raidsim/raidsim/sim"
+
+// Command service: choosing what to do next and timing a command from
+// dispatch to completion.
+
+// kick starts whatever can start now: the next command, a flush's
+// completion, background destaging.
+func (d *Drive) kick(now sim.Time) {
+	if d.cur < 0 && d.qlen > 0 {
+		if !d.destageActive && !d.forcedLast && len(d.dirty.ext) > 0 && d.writeWaitsForRoom() && !d.starving(now) {
+			// A queued write needs cache room: destage before serving
+			// anything else, so reads queue behind the drive's own
+			// write-back (as on real drives) and the write cannot be
+			// starved by a steady stream of reads. A command that has
+			// waited Params.MaxQueueAge still goes first, so a steady
+			// stream of writes cannot starve the reads either, and under
+			// a steady stream of both the arm alternates between a
+			// destage and a queued command.
+			d.stopPrefetch(now)
+			d.startDestage(now)
+			d.forcedLast = true
+		}
+		if i := d.pick(now); i >= 0 {
+			d.start(now, d.removeAt(i))
+		}
+	}
+	if d.cur >= 0 {
+		c := &d.slots[d.cur]
+		if c.kind == kFlush && !c.doneKnown && len(d.dirty.ext) == 0 && !d.destageActive {
+			c.tDone = max(now, c.tOver)
+			c.doneKnown = true
+			d.eng.Schedule(c.tDone, &d.hCmd, nil)
+		}
+	}
+	d.background(now)
+}
+
+// starving reports whether the oldest queued command has waited
+// Params.MaxQueueAge and can be served now (pick's starvation guard).
+func (d *Drive) starving(now sim.Time) bool {
+	c := &d.slots[d.order[0]]
+	return !c.flush && now-c.tQueue >= d.maxAge && !d.blockedWrite(c)
+}
+
+// start begins serving the command in slot.
+//
+// Command overhead runs when the command reaches the drive: for a command
+// that waited in the tagged queue it overlapped the service of earlier
+// commands (NCQ decodes commands as they arrive), so only what is left of
+// it delays service. Likewise the data of a write-through command may
+// cross the bus while earlier commands use the media, as soon as the bus
+// is free.
+func (d *Drive) start(now sim.Time, slot uint8) {
+	d.cur = int(slot)
+	c := &d.slots[slot]
+	c.tStart = now
+	switch {
+	case c.flush:
+		c.kind = kFlush
+		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
+		return // kick schedules completion once the cache is clean
+	case !c.write:
+		hit := d.bufferHit(c.lba, c.n, now)
+		ov := d.readOv
+		if d.ov.Enabled {
+			ov = d.readOverhead(hit || d.canStream(c, now))
+		}
+		c.tOver = max(now, c.tQueue+sim.Time(ov))
+		bus := d.busNs(c.n)
+		if hit {
+			c.kind = kReadHit
+			c.tBus0 = c.tOver
+			c.tDone = c.tOver + sim.Time(bus)
+			d.scheduleDone(c)
+			return
+		}
+		if d.streamHit(c, now, bus) {
+			return
+		}
+		d.stopPrefetch(now)
+		c.kind = kReadMedia
+		d.armCmd, d.forcedLast = true, false
+		d.access(c, c.tOver, false, c.tOver)
+		busStart := c.tMedia0
+		if wm := d.p.ReadBusWatermark; wm > 0 {
+			busStart += sim.Time(wm * float64(c.tMedia1-c.tMedia0))
+		}
+		c.tDone = max(c.tMedia1, busStart+sim.Time(bus))
+		c.tBus0 = c.tDone - sim.Time(bus)
+		d.scheduleDone(c)
+	default:
+		cached := d.cacheable(c) && d.fits(c.n)
+		c.tOver = max(now, c.tQueue+sim.Time(d.writeOverhead(cached)))
+		bus := sim.Time(d.busNs(c.n))
+		if d.ra.seg >= 0 && d.rc.invalidate(c.lba, c.n, d.ra.seg) {
+			d.stopPrefetch(now)
+			d.ra.seg = -1
+		}
+		if cached {
+			c.kind = kWriteCached
+			c.tBus0 = c.tOver
+			c.tDone = c.tOver + bus
+			d.scheduleDone(c)
+			return
+		}
+		d.stopPrefetch(now)
+		c.kind = kWriteMedia
+		d.armCmd, d.forcedLast = true, false
+		c.tBus0 = max(c.tQueue+sim.Time(d.writeOverhead(false)), d.busFree)
+		d.busFree = c.tBus0 + bus
+		d.access(c, c.tOver, true, c.tBus0+bus)
+		c.tDone = c.tMedia1
+		d.scheduleDone(c)
+	}
+}
+
+// readOverhead returns the processing time of a read that hits the
+// buffer (hit) or not.
+func (d *Drive) readOverhead(hit bool) int64 {
+	o := &d.ov
+	if !o.Enabled {
+		return d.readOv
+	}
+	switch {
+	case hit && d.prevWrite:
+		return int64(o.ReadHitAfterWrite)
+	case hit:
+		return int64(o.ReadHitAfterRead)
+	case d.prevWrite:
+		return int64(o.ReadMissAfterWrite)
+	}
+	return int64(o.ReadMissAfterRead)
+}
+
+// writeOverhead returns the processing time of a write reported complete
+// before it reaches the media (hit) or after.
+func (d *Drive) writeOverhead(hit bool) int64 {
+	o := &d.ov
+	if !o.Enabled {
+		return d.writeOv
+	}
+	switch {
+	case hit && d.prevWrite:
+		return int64(o.WriteHitAfterWrite)
+	case hit:
+		return int64(o.WriteHitAfterRead)
+	case d.prevWrite:
+		return int64(o.WriteMissAfterWrite)
+	}
+	return int64(o.WriteMissAfterRead)
+}
+
+func (d *Drive) scheduleDone(c *cmd) {
+	c.doneKnown = true
+	if d.ov.Enabled && c.kind != kFlush {
+		if c.write {
+			c.tDone += sim.Time(d.ov.WriteCompletion)
+		} else {
+			c.tDone += sim.Time(d.ov.ReadCompletion)
+		}
+	}
+	if c.kind != kWriteMedia && c.kind != kFlush {
+		d.busFree = c.tDone
+	}
+	d.eng.Schedule(c.tDone, &d.hCmd, nil)
+}
+
+// busNs returns the interface transfer time of n sectors.
+func (d *Drive) busNs(n int64) int64 { return int64(float64(n)*d.busPerSec + 0.999) }
