@@ -28,11 +28,15 @@ var allowedImports = map[string][]string{
 	"simtest": {"sim"},
 	"sweep":   {},
 	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
+	// spec describes and checks an experiment; it builds nothing, so it
+	// reads the layers' configuration types and never the root.
+	"spec":         {"sim", "disk", "raid", "cache", "trace", "go.yaml.in/yaml/v3"},
+	"disk/disksim": {"sim", "disk"},
 }
 
 // testOnlyImports may also appear in _test.go files of any package.
 // gonum is there for cross-checks of numbers against reference code.
-var testOnlyImports = []string{"simtest", "github.com/stretchr/testify", "gonum.org/v1/gonum"}
+var testOnlyImports = []string{"simtest", "internal/shareddata", "github.com/stretchr/testify", "gonum.org/v1/gonum"}
 
 // randAllowed are the math/rand/v2 names that build an injected source
 // rather than use the global one.

@@ -11,22 +11,25 @@
 //	trace    workload records, trace readers and writers, synthetic fio-style workloads, replay
 //	metrics  latency histograms, per-op statistics, report tables
 //	simtest  an in-memory device and the conformance suite every layer passes
+//	spec     the one description of an experiment: stack and phases, decoding, Set by key path, Validate
 //	sweep    grids of configurations run on all cores, and shards of them
 //	plot     latency CDFs, metric lines and heat maps as SVG or PNG
 //
-// This package ties them together for the common job: build a stack, run a
-// workload on it, and read a report. Experiment is one workload on one
-// stack, built in Go. Config is the declarative form: a stack and a list
-// of phases run in order on it (the same devices, so caches keep their
-// contents between phases), loaded from YAML or JSON with LoadConfig or
-// ParseConfig, checked by Validate with every problem's key path, and run
-// by Config.Run into a ConfigReport (each phase, and the whole run). The
-// schema is documented in examples/configs/README.md. Experiment.BuildStack
-// builds just the devices, for code that drives them itself.
+// This package runs what spec describes. A spec.Experiment is plain
+// data: Go code fills it, spec.Load decodes a YAML or JSON file into it,
+// and every `raidsim run` flag sets one of its key paths. Run checks it
+// once (spec's Plan: every problem with its key path, the stack's
+// capacity computed without building a device), builds each device
+// once, runs the phases in order on the same stack (caches keep their
+// contents from one phase to the next) and returns one Report: each
+// phase, the whole run, the drives, the array and the cache, with
+// WriteText for people and WriteJSON (with a schema_version) for
+// programs. NewStack builds just the devices of a spec.Stack, for code
+// that drives them itself (two stacks on one engine), and Program issues
+// a single-threaded program's requests one at a time.
 //
 // For teaching, a Timeline records each request's life phase by phase,
-// and Experiment.PowerLossAt (config power_loss_at) reports what a power
-// failure at that instant would lose in each layer: the volume cache's
-// dirty data, each drive's write cache, and the RAID updates in flight
-// (the write hole).
+// and spec.Experiment.PowerLossAt reports what a power failure at that
+// instant would lose in each layer: the volume cache's dirty data, each
+// drive's write cache, and the RAID updates in flight (the write hole).
 package raidsim

@@ -13,40 +13,80 @@ import (
 	"github.com/raidsim/raidsim/trace"
 )
 
-// Report is the result of an Experiment. Its JSON form puts the read,
-// write and all summaries, flushes and sim_seconds at the top level, with
-// the workload and per-disk statistics beside them.
+// SchemaVersion is the version of the JSON report's layout: it changes
+// when a field is renamed, moved or given another meaning, so scripts
+// reading reports can check it.
+const SchemaVersion = 1
+
+// Report is the result of a run: each phase, the whole run, and the
+// stack's statistics at the end. Its JSON form (WriteJSON) carries
+// schema_version; its text form (WriteText) is the tables `raidsim run`
+// prints.
 type Report struct {
+	// SchemaVersion is SchemaVersion.
+	SchemaVersion int `json:"schema_version"`
+	// Name and Seed are the experiment's.
+	Name string `json:"name"`
+	Seed uint64 `json:"seed"`
+	// Phases holds each phase's requests, in order.
+	Phases []PhaseReport `json:"phases"`
+	// Total covers every request of every phase, over the run's
+	// simulated time from the first request to the last completion.
+	Total PhaseReport `json:"total"`
+	// Disks holds one entry per drive in the stack, over the whole run.
+	Disks []DiskReport `json:"disks"`
+	// RAID reports the array, when the stack has one.
+	RAID *RAIDReport `json:"raid,omitempty"`
+	// Cache reports the volume cache, when the stack has one.
+	Cache *CacheReport `json:"cache,omitempty"`
+	// PowerLoss is what a power failure at spec.Experiment.PowerLossAt
+	// would have lost (nil when not asked for).
+	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
+}
+
+// PhaseReport is one phase's requests, or the whole run's (Report.Total).
+// Its JSON form puts the read, write and all summaries, flushes and
+// sim_seconds beside the workload that produced them.
+type PhaseReport struct {
+	// Name is the phase's name ("total" for the whole run).
+	Name string `json:"name"`
 	metrics.Summary
-	// Workload echoes the synthetic workload run (nil for a trace).
+	// Latency holds the latency histograms behind Summary (read, write,
+	// all, flush), for CDFs and merging; not in the JSON.
+	Latency *metrics.Recorder `json:"-"`
+	// Workload echoes the phase's synthetic job (nil for a trace and for
+	// the total).
 	Workload *WorkloadInfo `json:"workload,omitempty"`
-	// Background echoes the workloads run beside Workload (a config
-	// phase's background jobs), with the requests each issued.
+	// Background echoes the jobs run beside Workload, with the requests
+	// each issued.
 	Background []*WorkloadInfo `json:"background,omitempty"`
-	// Trace describes the trace replayed (nil for a synthetic workload).
+	// Trace describes the trace replayed (nil for a synthetic phase).
 	Trace *TraceReport `json:"trace,omitempty"`
 	// Failed counts requests that completed with an error (for example
-	// reads of a RAID 5 array that lost two members); they are left out of
-	// the read, write and all summaries.
+	// reads of a RAID 5 array that lost two members); they are left out
+	// of the read, write and all summaries.
 	Failed int64 `json:"failed_requests"`
 	// FirstError is the first of those errors, with its request number.
 	FirstError string `json:"first_error,omitempty"`
 	// RuntimeReached reports a phase stopped by its runtime before its
-	// workload was done.
+	// job was done.
 	RuntimeReached bool `json:"runtime_reached,omitempty"`
 	// HostFlushesDropped counts Flush requests the host discarded instead
-	// of sending them (a config's stack.host.flushes: false).
+	// of sending them (stack.host.flushes: false).
 	HostFlushesDropped int64 `json:"host_flushes_dropped,omitempty"`
-	// Cache reports the volume cache, when the stack has one.
-	Cache *CacheReport `json:"cache,omitempty"`
-	// RAID reports the array, when the stack has one.
-	RAID *RAIDReport `json:"raid,omitempty"`
-	// Disks holds one entry per drive in the stack (left out of a
-	// phase's report: the stack's statistics cover the whole run).
-	Disks []DiskReport `json:"disks,omitempty"`
-	// PowerLoss is what a power failure at Experiment.PowerLossAt would
-	// have lost (nil when not asked for).
-	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
+}
+
+// addStack adds the stack's statistics at the end of the run.
+func (r *Report) addStack(s *Stack) {
+	for _, d := range s.Drives {
+		r.Disks = append(r.Disks, diskReport(d))
+	}
+	if s.Array != nil {
+		r.RAID = raidReport(s.Array)
+	}
+	if s.Cache != nil {
+		r.Cache = cacheReport(s.Cache)
+	}
 }
 
 // WorkloadInfo describes the workload of a report in fio's terms, so a

@@ -1,4 +1,4 @@
-package raidsim
+package spec
 
 import (
 	"bytes"
@@ -22,22 +22,22 @@ import (
 // Bounds on what a config may ask for, so a typo cannot allocate or run
 // without end.
 const (
-	// MaxConfigBytes is the largest config text ParseConfig reads.
-	MaxConfigBytes = 4 << 20
+	// MaxBytes is the largest experiment text Parse reads.
+	MaxBytes = 4 << 20
 	// maxPhases bounds the phases of a config.
 	maxPhases = 1000
 	// maxList bounds any other list in a config.
 	maxList = 1000
 )
 
-// ParseConfig reads a config from YAML or JSON text (JSON is YAML) and
+// Parse reads an experiment from YAML or JSON text (JSON is YAML) and
 // validates it. name is the source's name (a file name) for error
-// messages, and the default Config.Name (without directory or
-// extension). Every problem is reported at once in a *ConfigError, each
+// messages, and the default Experiment.Name (without directory or
+// extension). Every problem is reported at once in an *Error, each
 // naming its key path: unknown keys, wrong types, bad values.
-func ParseConfig(data []byte, name string) (*Config, error) {
-	if len(data) > MaxConfigBytes {
-		return nil, (&problems{{Msg: fmt.Sprintf("config is %d bytes, more than %d", len(data), MaxConfigBytes)}}).errp(name)
+func Parse(data []byte, name string) (*Experiment, error) {
+	if len(data) > MaxBytes {
+		return nil, (&problems{{Msg: fmt.Sprintf("config is %d bytes, more than %d", len(data), MaxBytes)}}).errp(name)
 	}
 	var tree any
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -52,18 +52,18 @@ func ParseConfig(data []byte, name string) (*Config, error) {
 	if !ok {
 		return nil, (&problems{{Msg: fmt.Sprintf("want a mapping of keys (name, stack, phases), got %s", kind(tree))}}).errp(name)
 	}
-	return ParseConfigTree(m, name)
+	return ParseTree(m, name)
 }
 
 // errp is err for a pointer receiver, for literals.
 func (p *problems) errp(source string) error { return p.err(source) }
 
-// ParseConfigTree is ParseConfig for an already decoded tree, as
-// yaml.Unmarshal or json.Unmarshal into an `any` produce (maps with
-// string keys, lists, strings, numbers, booleans): the sweep command
-// edits such trees and parses each point. tree is not modified.
-func ParseConfigTree(tree map[string]any, name string) (*Config, error) {
-	var c Config
+// ParseTree is Parse for an already decoded tree, as yaml.Unmarshal or
+// json.Unmarshal into an `any` produce (maps with string keys, lists,
+// strings, numbers, booleans): the sweep command edits such trees and
+// parses each point. tree is not modified.
+func ParseTree(tree map[string]any, name string) (*Experiment, error) {
+	var c Experiment
 	var p problems
 	decodeValue(&p, "", tree, reflect.ValueOf(&c).Elem())
 	c.source = name
@@ -80,7 +80,7 @@ func ParseConfigTree(tree map[string]any, name string) (*Config, error) {
 	}
 	// Report the semantic problems too, except at keys that did not
 	// decode (they hold zero values, not what the file said).
-	var ce *ConfigError
+	var ce *Error
 	if errors.As(verr, &ce) {
 		for _, f := range ce.Fields {
 			clash := false
@@ -95,19 +95,19 @@ func ParseConfigTree(tree map[string]any, name string) (*Config, error) {
 	return nil, p.err(name)
 }
 
-// LoadConfig reads and parses the config file at path. Relative trace
+// Load reads and parses the experiment file at path. Relative trace
 // paths in it are taken from the file's directory.
-func LoadConfig(path string) (*Config, error) {
+func Load(path string) (*Experiment, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("raidsim: %w", err)
+		return nil, fmt.Errorf("spec: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("raidsim: %s: %w", path, err)
+		return nil, fmt.Errorf("spec: %s: %w", path, err)
 	}
-	c, err := ParseConfig(data, path)
+	c, err := Parse(data, path)
 	if err != nil {
 		return nil, err
 	}
@@ -216,18 +216,18 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// fieldKeys maps a struct type's yaml keys to field indexes.
-func fieldKeys(t reflect.Type) (map[string]int, []string) {
-	keys := make(map[string]int, t.NumField())
+// fieldKeys maps a struct type's yaml keys to field index paths, the
+// keys of inline structs (`yaml:",inline"`) among them.
+func fieldKeys(t reflect.Type) (map[string][]int, []string) {
+	keys := make(map[string][]int, t.NumField())
 	var names []string
-	for i := range t.NumField() {
-		f := t.Field(i)
+	for _, f := range reflect.VisibleFields(t) {
 		tag := f.Tag.Get("yaml")
-		if !f.IsExported() || tag == "-" || tag == "" {
+		if !f.IsExported() || tag == "-" || tag == "" || strings.Contains(tag, ",inline") {
 			continue
 		}
 		k, _, _ := strings.Cut(tag, ",")
-		keys[k] = i
+		keys[k] = f.Index
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -308,7 +308,7 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 				p.add(join(path, k), "unknown key (known here: %s)", strings.Join(names, ", "))
 				continue
 			}
-			decodeValue(p, join(path, k), m[k], dst.Field(i))
+			decodeField(p, join(path, k), m[k], dst, i)
 		}
 	case reflect.Slice:
 		l, ok := v.([]any)
@@ -317,7 +317,7 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 			return
 		}
 		limit := maxList
-		if t.Elem() == reflect.TypeFor[PhaseConfig]() {
+		if t.Elem() == reflect.TypeFor[Phase]() {
 			limit = maxPhases
 		}
 		if len(l) > limit {
@@ -390,7 +390,7 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 		}
 		dst.SetFloat(f)
 	default:
-		p.add(path, "cannot hold %s", kind(v)) // not reached for Config's types
+		p.add(path, "cannot hold %s", kind(v)) // not reached for Experiment's types
 	}
 }
 
@@ -414,4 +414,21 @@ func parseSize(v any) (int64, string) {
 		return 0, fmt.Sprintf("%d is negative", n)
 	}
 	return n, ""
+}
+
+// decodeField decodes v into the field of the struct dst at index. A field with
+// a default (its `default` tag) refuses an explicit zero: zero is how the
+// types say "take the default", so a file or flag that gives 0 (a
+// stripe unit of 0, a cache of size 0) asks for something the model
+// cannot use rather than for the default.
+func decodeField(p *problems, path string, v any, dst reflect.Value, index []int) {
+	f := dst.Type().FieldByIndex(index)
+	fv := dst.FieldByIndex(index)
+	before := len(*p)
+	decodeValue(p, path, v, fv)
+	def, ok := f.Tag.Lookup("default")
+	if !ok || len(*p) > before || !fv.IsZero() || fv.Kind() == reflect.Pointer {
+		return
+	}
+	p.add(path, "%s is not a usable value: leave the key out for the default, %s", show(v), strings.Trim(def, "()"))
 }

@@ -1,31 +1,36 @@
-package raidsim
+package spec
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/raidsim/raidsim/disk"
+
 	"github.com/raidsim/raidsim/trace"
 )
 
-// Config is a declarative experiment: a storage stack and a list of
-// phases run in order on it, as a benchmark runs its tests one after
-// the other on the same disk. It is plain data, loaded from YAML or JSON
-// by ParseConfig (keys in snake_case, sizes as "128KiB" or plain byte
-// counts, durations as "5ms"); examples/configs/README.md documents
-// every key. Zero fields take the defaults documented there.
-type Config struct {
+// Experiment is the one description of an experiment: a storage stack
+// and a list of phases run in order on it, as a benchmark runs its tests
+// one after the other on the same disk. It is plain data: Go code fills
+// it, Parse and Load decode YAML or JSON into it (keys in snake_case,
+// sizes as "128KiB" or plain byte counts, durations as "5ms"), Set
+// changes one field by its key path (every `raidsim run` flag is such a
+// path), and Validate checks it once, reporting every problem with its
+// key path. Zero fields take the defaults named in their `default` tags
+// (examples/configs/README.md lists every key).
+type Experiment struct {
 	// Name labels the run in reports; ParseConfig defaults it to the
 	// source name it is given (the file name without extension).
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
-	// Seed seeds every random stream of the run: the same Config and Seed
+	// Seed seeds every random stream of the run: the same Experiment and Seed
 	// give byte-identical reports.
 	Seed uint64 `yaml:"seed,omitempty" json:"seed,omitempty"`
 	// Stack is the storage stack every phase runs on.
-	Stack StackConfig `yaml:"stack" json:"stack"`
+	Stack Stack `yaml:"stack" json:"stack"`
 	// Phases run in order on the same stack (the same engine and devices:
 	// caches keep their contents from one phase to the next).
-	Phases []PhaseConfig `yaml:"phases" json:"phases"`
+	Phases []Phase `yaml:"phases" json:"phases"`
 	// PowerLossAt, when set, adds to the total report what a power
 	// failure that long after the start would lose in each layer.
 	PowerLossAt Duration `yaml:"power_loss_at,omitempty" json:"power_loss_at,omitempty"`
@@ -36,46 +41,46 @@ type Config struct {
 	source string // file or source name, prefixed to errors
 }
 
-// StackConfig describes the devices: drives of one model, optionally
+// Stack describes the devices: drives of one model, optionally
 // striped into an array, optionally under a volume cache, and what the
 // host does with flushes.
-type StackConfig struct {
+type Stack struct {
 	// Drive is the model of every drive.
-	Drive DriveConfig `yaml:"drive" json:"drive"`
+	Drive Drive `yaml:"drive" json:"drive"`
 	// Disks is the number of drives; zero means one, or with RAID the
 	// fewest the level needs.
 	Disks int `yaml:"disks,omitempty" json:"disks,omitempty"`
 	// RAID, when set, makes an array of the drives.
-	RAID *RAIDConfig `yaml:"raid,omitempty" json:"raid,omitempty"`
+	RAID *RAID `yaml:"raid,omitempty" json:"raid,omitempty"`
 	// Failures fail array members at virtual times from the start of the
 	// run.
-	Failures []FailureConfig `yaml:"failures,omitempty" json:"failures,omitempty"`
+	Failures []Failure `yaml:"failures,omitempty" json:"failures,omitempty"`
 	// Cache, when set, puts a volume write-back cache on top.
-	Cache *CacheConfig `yaml:"cache,omitempty" json:"cache,omitempty"`
+	Cache *Cache `yaml:"cache,omitempty" json:"cache,omitempty"`
 	// Host is what the host does before requests reach the stack.
-	Host HostConfig `yaml:"host,omitempty" json:"host,omitempty"`
+	Host Host `yaml:"host,omitempty" json:"host,omitempty"`
 }
 
-// DriveConfig chooses a drive model: a preset, or data-sheet figures
+// Drive chooses a drive model: a preset, or data-sheet figures
 // (Spec) on their own or overriding a preset's, then overrides of
 // individual drive parameters.
-type DriveConfig struct {
+type Drive struct {
 	// Preset is a built-in drive (`raidsim drives`); default
 	// "travelstar-7k500" unless Spec gives a full drive.
-	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty" default:"travelstar-7k500"`
 	// Spec gives data-sheet figures: with a preset, the non-zero ones
 	// replace the preset's; without, they are the whole drive.
-	Spec *DriveSpecConfig `yaml:"spec,omitempty" json:"spec,omitempty"`
+	Spec *DriveSpec `yaml:"spec,omitempty" json:"spec,omitempty"`
 	// WriteCache turns the drive's write cache on or off; unset keeps the
 	// model's setting (on for every preset).
 	WriteCache *bool `yaml:"write_cache,omitempty" json:"write_cache,omitempty"`
 	// WriteCacheBytes is the buffer share that holds cached writes, in
 	// bytes (default three quarters of the buffer).
-	WriteCacheBytes Size `yaml:"write_cache_bytes,omitempty" json:"write_cache_bytes,omitempty"`
+	WriteCacheBytes Size `yaml:"write_cache_bytes,omitempty" json:"write_cache_bytes,omitempty" default:"(3/4 of the buffer)"`
 	// Scheduler is the queue scheduler: satf, fcfs, sstf or clook.
-	Scheduler string `yaml:"scheduler,omitempty" json:"scheduler,omitempty"`
+	Scheduler string `yaml:"scheduler,omitempty" json:"scheduler,omitempty" default:"(the model's, satf for presets)"`
 	// QueueDepth is the drive's tagged queue depth, 1..32 (default 32).
-	QueueDepth int `yaml:"queue_depth,omitempty" json:"queue_depth,omitempty"`
+	QueueDepth int `yaml:"queue_depth,omitempty" json:"queue_depth,omitempty" default:"(the model's, 32 for presets)"`
 	// ReadAhead is the read-ahead policy: segment, fixed, off, track,
 	// cylinder or next-track.
 	ReadAhead string `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
@@ -83,14 +88,19 @@ type DriveConfig struct {
 	// policies, in bytes.
 	ReadAheadBytes Size `yaml:"read_ahead_bytes,omitempty" json:"read_ahead_bytes,omitempty"`
 	// BufferSize is the drive's buffer in bytes.
-	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
-	// Segments is the number of read segments of the buffer.
-	Segments int `yaml:"segments,omitempty" json:"segments,omitempty"`
+	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty" default:"(the model's)"`
+	// Segments is the number of read segments of the buffer, 1..64.
+	Segments int `yaml:"segments,omitempty" json:"segments,omitempty" default:"(the model's)"`
+	// Model, when set, is the whole drive model (for Go users with a
+	// model of their own, such as one loaded by disk/disksim): Preset and
+	// Spec must then be empty; the overrides above still apply. Files and
+	// flags cannot set it.
+	Model *disk.Params `yaml:"-" json:"-"`
 }
 
-// DriveSpecConfig is disk.Spec with rates in MB/s (10^6 bytes per
+// DriveSpec is disk.Spec with rates in MB/s (10^6 bytes per
 // second), as data sheets give them.
-type DriveSpecConfig struct {
+type DriveSpec struct {
 	// Name is the model name.
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Capacity is the addressable size in bytes.
@@ -127,17 +137,17 @@ type DriveSpecConfig struct {
 	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
 }
 
-// RAIDConfig is raid.Config with names for the enumerations.
-type RAIDConfig struct {
+// RAID is raid.Config with names for the enumerations.
+type RAID struct {
 	// Level is 0, 1, 5 or 10.
 	Level string `yaml:"level" json:"level"`
 	// StripeUnit is the bytes each member holds of one stripe (default
 	// 64KiB), a multiple of the sector size.
-	StripeUnit Size `yaml:"stripe_unit,omitempty" json:"stripe_unit,omitempty"`
+	StripeUnit Size `yaml:"stripe_unit,omitempty" json:"stripe_unit,omitempty" default:"64KiB"`
 	// Layout is the RAID 5 parity layout (default left-symmetric).
-	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
+	Layout string `yaml:"layout,omitempty" json:"layout,omitempty" default:"left-symmetric"`
 	// RAID5Write is auto (default), rmw or rcw.
-	RAID5Write string `yaml:"raid5_write,omitempty" json:"raid5_write,omitempty"`
+	RAID5Write string `yaml:"raid5_write,omitempty" json:"raid5_write,omitempty" default:"auto"`
 	// ReadPolicy balances RAID 1 and 10 reads.
 	ReadPolicy string `yaml:"read_policy,omitempty" json:"read_policy,omitempty"`
 	// ParityRate is the parity engine's speed in bytes per second (zero:
@@ -148,125 +158,141 @@ type RAIDConfig struct {
 	RebuildRate Size `yaml:"rebuild_rate,omitempty" json:"rebuild_rate,omitempty"`
 }
 
-// FailureConfig fails array member Member At after the start.
-type FailureConfig struct {
+// Failure fails array member Member At after the start.
+type Failure struct {
 	Member int      `yaml:"member" json:"member"`
 	At     Duration `yaml:"at" json:"at"`
 }
 
-// CacheConfig is cache.Config with names for the enumerations.
-type CacheConfig struct {
+// Cache is cache.Config with names for the enumerations.
+type Cache struct {
 	// Size is the cache memory in bytes (default 64MiB).
-	Size Size `yaml:"size,omitempty" json:"size,omitempty"`
+	Size Size `yaml:"size,omitempty" json:"size,omitempty" default:"64MiB"`
 	// Block is the unit of cache memory in bytes (default 4KiB).
-	Block Size `yaml:"block,omitempty" json:"block,omitempty"`
+	Block Size `yaml:"block,omitempty" json:"block,omitempty" default:"4KiB"`
 	// Mode is write-back (default), write-through or off.
-	Mode string `yaml:"mode,omitempty" json:"mode,omitempty"`
+	Mode string `yaml:"mode,omitempty" json:"mode,omitempty" default:"write-back"`
 	// ReadCache keeps clean data for reads (default true).
-	ReadCache *bool `yaml:"read_cache,omitempty" json:"read_cache,omitempty"`
+	ReadCache *bool `yaml:"read_cache,omitempty" json:"read_cache,omitempty" default:"true"`
 	// ReadAhead is how far the cache reads ahead of a sequential stream.
 	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
 	// HitLatency is the time of a hit (default 2µs).
-	HitLatency Duration `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty"`
+	HitLatency Duration `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty" default:"2µs"`
 	// CopyRate is the memory copy rate in bytes per second (default 2e9).
-	CopyRate Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty"`
+	CopyRate Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty" default:"2000000000"`
 	// Policy is wm (default), interval, idle or linear.
-	Policy string `yaml:"policy,omitempty" json:"policy,omitempty"`
+	Policy string `yaml:"policy,omitempty" json:"policy,omitempty" default:"wm"`
 	// MaxDirty bounds the dirty data, destages in flight included
 	// (default: Size); the rest of Size caches clean data.
-	MaxDirty Size `yaml:"max_dirty,omitempty" json:"max_dirty,omitempty"`
+	MaxDirty Size `yaml:"max_dirty,omitempty" json:"max_dirty,omitempty" default:"(the cache size)"`
 	// HighWater and LowWater are fractions of MaxDirty (defaults 0.5,
 	// 0.45).
-	HighWater float64 `yaml:"high_water,omitempty" json:"high_water,omitempty"`
-	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty"`
+	HighWater float64 `yaml:"high_water,omitempty" json:"high_water,omitempty" default:"0.5"`
+	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty" default:"0.45"`
 	// Interval is the interval policy's period (default 1s).
-	Interval Duration `yaml:"interval,omitempty" json:"interval,omitempty"`
+	Interval Duration `yaml:"interval,omitempty" json:"interval,omitempty" default:"1s"`
 	// Idle is the idle policy's quiet time (default 100ms).
-	Idle Duration `yaml:"idle,omitempty" json:"idle,omitempty"`
+	Idle Duration `yaml:"idle,omitempty" json:"idle,omitempty" default:"100ms"`
 	// Order is lba (default), lrw or wow.
-	Order string `yaml:"order,omitempty" json:"order,omitempty"`
+	Order string `yaml:"order,omitempty" json:"order,omitempty" default:"lba"`
 	// MaxDestage is the largest destage write in bytes (default 1MiB).
-	MaxDestage Size `yaml:"max_destage,omitempty" json:"max_destage,omitempty"`
+	MaxDestage Size `yaml:"max_destage,omitempty" json:"max_destage,omitempty" default:"1MiB"`
 	// MaxOutstanding bounds destages in flight (default 20).
-	MaxOutstanding int `yaml:"max_outstanding,omitempty" json:"max_outstanding,omitempty"`
+	MaxOutstanding int `yaml:"max_outstanding,omitempty" json:"max_outstanding,omitempty" default:"20"`
 	// Align is stripe or none; default stripe over RAID, none otherwise.
-	Align string `yaml:"align,omitempty" json:"align,omitempty"`
+	Align string `yaml:"align,omitempty" json:"align,omitempty" default:"(stripe over RAID, else none)"`
 	// NonVolatile makes the cache battery- or flash-backed.
 	NonVolatile bool `yaml:"non_volatile,omitempty" json:"non_volatile,omitempty"`
 	// NVIgnoresFlush lets a non-volatile cache acknowledge flushes at once.
 	NVIgnoresFlush bool `yaml:"nv_ignores_flush,omitempty" json:"nv_ignores_flush,omitempty"`
 }
 
-// HostConfig is what the host does with requests.
-type HostConfig struct {
+// Host is what the host does with requests.
+type Host struct {
 	// Flushes, when false, drops Flush requests at the host (an OS with
 	// write-cache buffer flushing turned off); default true.
 	Flushes *bool `yaml:"flushes,omitempty" json:"flushes,omitempty"`
 }
 
-// PhaseConfig is one phase: a synthetic workload in fio's vocabulary, or
-// a trace replay when Trace is set (the workload keys must then be
-// absent).
-type PhaseConfig struct {
+// Phase is one phase of an experiment: its own job (a synthetic
+// workload in fio's vocabulary, or a trace replay), given inline, and
+// optional background jobs that run at the same time, like fio job
+// sections started together. The phase ends when its own job ends.
+type Phase struct {
 	// Name labels the phase's report (default "phase N", from 1).
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// StartDelay is idle time before the phase (fio startdelay): caches
-	// destage meanwhile.
+	// destage meanwhile. At most 24h.
 	StartDelay Duration `yaml:"startdelay,omitempty" json:"startdelay,omitempty"`
 	// Runtime, when positive, stops issuing the phase's requests once
 	// that much virtual time has passed since it started (fio runtime);
 	// requests outstanding then still complete. A guard against phases
-	// that would run far longer than meant.
+	// that would run far longer than meant. At most 24h.
 	Runtime Duration `yaml:"runtime,omitempty" json:"runtime,omitempty"`
-	// RW is the fio access pattern (default read).
-	RW string `yaml:"rw,omitempty" json:"rw,omitempty"`
-	// RWMixRead is the read percentage of rw and randrw (default 50).
-	RWMixRead *int `yaml:"rwmixread,omitempty" json:"rwmixread,omitempty"`
-	// BS is the block size in bytes (default 4KiB).
-	BS Size `yaml:"bs,omitempty" json:"bs,omitempty"`
-	// BSSplit is a block size mix, "4KiB/70:64KiB/30".
+	// RampIOs leaves the phase's first RampIOs completions out of its
+	// report, and measures its rate from the last of them on, as
+	// IOMeter's ramp-up leaves a cache's filling out of its figures.
+	// Synthetic jobs only; less than the job's ios.
+	RampIOs int64 `yaml:"ramp_ios,omitempty" json:"ramp_ios,omitempty"`
+	// Job is the phase's own job, its keys given inline in the phase.
+	Job `yaml:",inline"`
+	// Background lists synthetic jobs run at the same time as Job, each
+	// with its own iodepth, until Job ends (as other fio jobs running
+	// beside it): reads measured while writes go on. Their ios must be
+	// left out (they run until the phase ends); at most 64.
+	Background []Job `yaml:"background,omitempty" json:"background,omitempty"`
+}
+
+// Job is one stream of requests: a synthetic workload in fio's
+// vocabulary, or a trace replay when Trace is set (the synthetic keys
+// must then be absent).
+type Job struct {
+	// RW is the fio access pattern: read, write, randread, randwrite, rw
+	// or randrw.
+	RW string `yaml:"rw,omitempty" json:"rw,omitempty" default:"read"`
+	// RWMixRead is the read percentage, 0..100, of rw and randrw.
+	RWMixRead *int `yaml:"rwmixread,omitempty" json:"rwmixread,omitempty" default:"50"`
+	// BS is the block size in bytes, a multiple of the sector size.
+	BS Size `yaml:"bs,omitempty" json:"bs,omitempty" default:"4KiB"`
+	// BSSplit is a block size mix, "4KiB/70:64KiB/30" (instead of BS).
 	BSSplit string `yaml:"bssplit,omitempty" json:"bssplit,omitempty"`
-	// IODepth is the requests kept outstanding (default 1).
-	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty"`
+	// IODepth is the requests kept outstanding, 1..65536.
+	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty" default:"1"`
 	// Offset is where the region starts, bytes.
 	Offset Size `yaml:"offset,omitempty" json:"offset,omitempty"`
-	// Size is the region length, bytes (default: to the end).
+	// Size is the region length, bytes; zero means to the end of the
+	// stack.
 	Size Size `yaml:"size,omitempty" json:"size,omitempty"`
-	// IOs is the number of requests (default: one pass over Size).
+	// IOs is the number of requests, at most 2^32; zero means one pass
+	// over Size (fio's io_size = size).
 	IOs int64 `yaml:"ios,omitempty" json:"ios,omitempty"`
-	// RandomDistribution is uniform, zipf:T, pareto:H or normal:P.
-	RandomDistribution string `yaml:"random_distribution,omitempty" json:"random_distribution,omitempty"`
+	// RandomDistribution is uniform, zipf:THETA, pareto:H or normal:PCT.
+	RandomDistribution string `yaml:"random_distribution,omitempty" json:"random_distribution,omitempty" default:"uniform"`
 	// PercentageRandom is the share, 0..100, of random requests in a
 	// sequential pattern.
 	PercentageRandom int `yaml:"percentage_random,omitempty" json:"percentage_random,omitempty"`
 	// Fsync sends a Flush after every Fsync writes (0: never).
 	Fsync int `yaml:"fsync,omitempty" json:"fsync,omitempty"`
 	// Trace, when set, replays a trace file instead.
-	Trace *TracePhaseConfig `yaml:"trace,omitempty" json:"trace,omitempty"`
-	// Background lists workloads run at the same time as this one, each
-	// with its own iodepth, until this phase's workload ends (as other
-	// fio jobs running beside it): reads measured while writes go on.
-	// Entries take the workload keys only (no name, ios, trace,
-	// startdelay or background).
-	Background []PhaseConfig `yaml:"background,omitempty" json:"background,omitempty"`
+	Trace *Trace `yaml:"trace,omitempty" json:"trace,omitempty"`
 }
 
-// TracePhaseConfig is a trace replay.
-type TracePhaseConfig struct {
+// Trace is a trace replay.
+type Trace struct {
 	// Path is the trace file, relative to the config file's directory
 	// when loaded with LoadConfig.
 	Path string `yaml:"path" json:"path"`
 	// Format is auto (default) or a trace format name.
-	Format string `yaml:"format,omitempty" json:"format,omitempty"`
+	Format string `yaml:"format,omitempty" json:"format,omitempty" default:"auto"`
 	// Device keeps only this device number's records (default all).
 	Device *int `yaml:"device,omitempty" json:"device,omitempty"`
 	// IODepth, when positive, replays in closed loop at that depth;
 	// zero replays at the recorded times.
 	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty"`
 	// Speed divides recorded gaps (default 1).
-	Speed float64 `yaml:"speed,omitempty" json:"speed,omitempty"`
+	Speed float64 `yaml:"speed,omitempty" json:"speed,omitempty" default:"1"`
 	// Map is reject (default), wrap or scale for offsets past the end.
-	Map string `yaml:"map,omitempty" json:"map,omitempty"`
+	Map string `yaml:"map,omitempty" json:"map,omitempty" default:"reject"`
 	// Capacity is the traced device's size, for map scale.
 	Capacity Size `yaml:"capacity,omitempty" json:"capacity,omitempty"`
 	// Reorder sorts records by time within a window of that many.
@@ -306,89 +332,4 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	}
 	*d = Duration(v)
 	return nil
-}
-
-// FieldError is one problem with a config, at a key path such as
-// "stack.raid.stripe_unit" or "phases[1].bs".
-type FieldError struct {
-	// Path is the key path; empty for the whole config.
-	Path string
-	// Msg says what is wrong, with the value.
-	Msg string
-}
-
-// Error returns "path: msg".
-func (e *FieldError) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
-
-// ConfigError lists every problem found in a config.
-type ConfigError struct {
-	// Source is the file or source name given to ParseConfig, if any.
-	Source string
-	// Fields are the problems, in the order of the keys.
-	Fields []*FieldError
-}
-
-// Error returns one problem per line, each prefixed with the source.
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	for i, f := range e.Fields {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if e.Source != "" {
-			b.WriteString(e.Source + ": ")
-		}
-		b.WriteString(f.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns the field errors, for errors.As.
-func (e *ConfigError) Unwrap() []error {
-	out := make([]error, len(e.Fields))
-	for i, f := range e.Fields {
-		out[i] = f
-	}
-	return out
-}
-
-// problems collects FieldErrors.
-type problems []*FieldError
-
-func (p *problems) add(path, format string, args ...any) {
-	*p = append(*p, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-// under reports whether a problem was found at path or below it.
-func (p problems) under(path string) bool {
-	for _, e := range p {
-		if e.Path == path || strings.HasPrefix(e.Path, path+".") || strings.HasPrefix(e.Path, path+"[") {
-			return true
-		}
-	}
-	return false
-}
-
-// related reports whether one of a and b is a prefix path of the other.
-func related(a, b string) bool {
-	if a == b || a == "" || b == "" {
-		return true
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return strings.HasPrefix(b, a) && (b[len(a)] == '.' || b[len(a)] == '[')
-}
-
-// err returns nil or a *ConfigError for source.
-func (p problems) err(source string) error {
-	if len(p) == 0 {
-		return nil
-	}
-	return &ConfigError{Source: source, Fields: p}
 }

@@ -1,0 +1,245 @@
+package raidsim
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// WriteText writes the report as the tables `raidsim run` prints: the
+// stack, each phase's workload and latency summary (a one-phase run
+// shows just the one), then the array, the volume cache, the drives and
+// the power-loss view.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := &textWriter{w: w}
+	tw.printf("%s\n", r.stackLine())
+	if len(r.Phases) == 1 {
+		ph := &r.Phases[0]
+		ph.writeSource(tw, &r.Seed)
+		tw.printf("\n")
+		tw.phaseBody(ph)
+	} else {
+		tw.printf("%s: %d phases, seed %d\n", r.Name, len(r.Phases), r.Seed)
+		for i := range r.Phases {
+			ph := &r.Phases[i]
+			tw.printf("\n== Phase %d: %s (%.3f s simulated)\n", i+1, ph.Name, ph.SimSeconds)
+			ph.writeSource(tw, nil)
+			tw.printf("\n")
+			tw.phaseBody(ph)
+		}
+		tw.printf("\n== Total (%.3f s simulated)\n\n", r.Total.SimSeconds)
+		tw.phaseBody(&r.Total)
+	}
+	tw.table(r.raidTable())
+	tw.table(r.cacheTable())
+	tw.table(r.drivesTable())
+	tw.table(r.powerLossTable())
+	return tw.err
+}
+
+// textWriter keeps the first write error.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+func (t *textWriter) table(tab *metrics.Table) {
+	if tab != nil && t.err == nil {
+		t.err = tab.WriteText(t.w)
+	}
+}
+
+// phaseBody writes a phase's latency summary, the trace's own recorded
+// latencies beside it, and its failures.
+func (t *textWriter) phaseBody(ph *PhaseReport) {
+	if t.err == nil {
+		t.err = ph.Summary.WriteText(t.w)
+	}
+	t.table(ph.measuredTable())
+	if ph.Failed > 0 {
+		t.printf("failed requests: %d (first: %s)\n", ph.Failed, ph.FirstError)
+	}
+}
+
+// stackLine describes the stack in one line.
+func (r *Report) stackLine() string {
+	if len(r.Disks) == 0 {
+		return "no drives"
+	}
+	d := r.Disks[0]
+	wc := map[bool]string{true: "on", false: "off"}[d.WriteCache]
+	stack := "drive " + d.Model
+	if a := r.RAID; a != nil {
+		stack = fmt.Sprintf("%s over %d x %s, stripe unit %s", a.Level, a.Members, d.Model, trace.FormatSize(a.StripeUnit))
+		if a.Layout != "" {
+			stack += ", " + a.Layout
+		}
+	}
+	return fmt.Sprintf("%s (drive write cache %s, %s, NCQ depth %d)", stack, wc, d.Scheduler, d.QueueDepth)
+}
+
+// writeSource says what produced a phase's requests, with the seed
+// when it is given.
+func (ph *PhaseReport) writeSource(t *textWriter, seed *uint64) {
+	if wl := ph.Workload; wl != nil {
+		t.printf("workload %s", wl.describe())
+		if seed != nil {
+			t.printf(" seed=%d", *seed)
+		}
+		t.printf("\n")
+	}
+	if tr := ph.Trace; tr != nil {
+		t.printf("trace %s (format %s, %s loop, %d records replayed, %d skipped)\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+	}
+	for _, bw := range ph.Background {
+		t.printf("beside it: %s\n", bw.describe())
+	}
+	if ph.HostFlushesDropped > 0 {
+		t.printf("host dropped %d flushes\n", ph.HostFlushesDropped)
+	}
+	if ph.RuntimeReached {
+		t.printf("stopped by its runtime\n")
+	}
+}
+
+// describe writes a workload in fio's words.
+func (wl *WorkloadInfo) describe() string {
+	bs := "bs=" + trace.FormatSize(wl.BS)
+	if wl.BSSplit != "" {
+		bs = "bssplit=" + wl.BSSplit
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "rw=%s %s iodepth=%d ios=%d", wl.RW, bs, wl.IODepth, wl.IOs)
+	if wl.RWMixRead != 0 {
+		fmt.Fprintf(&b, " rwmixread=%d", wl.RWMixRead)
+	}
+	if wl.PercentageRandom != 0 {
+		fmt.Fprintf(&b, " percentage_random=%d", wl.PercentageRandom)
+	}
+	if wl.Fsync != 0 {
+		fmt.Fprintf(&b, " fsync=%d", wl.Fsync)
+	}
+	return b.String()
+}
+
+// measuredTable compares the simulated latencies with those the trace
+// recorded, when it recorded any.
+func (ph *PhaseReport) measuredTable() *metrics.Table {
+	tr := ph.Trace
+	if tr == nil || tr.Measured == nil {
+		return nil
+	}
+	t := &metrics.Table{
+		Title:  "\nLatency, simulated vs recorded in the trace (ms)",
+		Header: []string{"", "mean", "p50", "p95", "p99", "max"},
+	}
+	for _, row := range []struct {
+		name string
+		l    metrics.LatencySummary
+	}{{"simulated", ph.All.LatencyMS}, {"trace", *tr.Measured}} {
+		t.AddRow(row.name, metrics.FormatSig(row.l.Mean, 4), metrics.FormatSig(row.l.P50, 4),
+			metrics.FormatSig(row.l.P95, 4), metrics.FormatSig(row.l.P99, 4), metrics.FormatSig(row.l.Max, 4))
+	}
+	return t
+}
+
+// raidTable is the array's counters.
+func (r *Report) raidTable() *metrics.Table {
+	a := r.RAID
+	if a == nil {
+		return nil
+	}
+	failed := "none"
+	if len(a.FailedMembers) > 0 {
+		failed = strings.Trim(fmt.Sprint(a.FailedMembers), "[]")
+	}
+	t := &metrics.Table{
+		Title:  "\nArray",
+		Header: []string{"full-stripe writes", "rmw writes", "rcw writes", "pre-read", "degraded reads", "failed members"},
+	}
+	t.AddRow(fmt.Sprint(a.FullStripeWrites), fmt.Sprint(a.RMWWrites), fmt.Sprint(a.RCWWrites),
+		trace.FormatSize(a.PrereadBytes), fmt.Sprint(a.DegradedReads), failed)
+	return t
+}
+
+// cacheTable is the volume cache's counters.
+func (r *Report) cacheTable() *metrics.Table {
+	c := r.Cache
+	if c == nil {
+		return nil
+	}
+	filled := "never"
+	if c.FilledAtSeconds != nil {
+		filled = metrics.FormatFixed(*c.FilledAtSeconds, 3) + " s"
+	}
+	t := &metrics.Table{
+		Title: fmt.Sprintf("\nVolume cache (%s, %s%s)", trace.FormatSize(c.SizeBytes), c.Mode, map[bool]string{true: ", non-volatile"}[c.NonVolatile]),
+		Header: []string{"read hits", "absorbed writes", "destages", "coalescing", "full-stripe", "dirty peak",
+			"stalls", "stall s", "filled at", "dirty at end"},
+	}
+	t.AddRow(metrics.FormatFixed(c.ReadHitRatio, 3), fmt.Sprint(c.WritesAbsorbed), fmt.Sprint(c.Destages),
+		metrics.FormatFixed(c.CoalescingFactor, 2), metrics.FormatFixed(c.FullStripeDestageFraction, 3),
+		trace.FormatSize(c.DirtyPeakBytes), fmt.Sprint(c.Stalls), metrics.FormatFixed(c.StallSeconds, 3), filled,
+		trace.FormatSize(c.DirtyBytesAtEnd))
+	return t
+}
+
+// drivesTable is one row per drive.
+func (r *Report) drivesTable() *metrics.Table {
+	t := &metrics.Table{
+		Title:  "\nDrives",
+		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
+	}
+	for _, d := range r.Disks {
+		t.AddRow(d.Name, fmt.Sprint(d.IOs), metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
+			metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
+			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
+	}
+	return t
+}
+
+// powerLossTable is what a power failure would have lost, layer by
+// layer.
+func (r *Report) powerLossTable() *metrics.Table {
+	pl := r.PowerLoss
+	if pl == nil {
+		return nil
+	}
+	t := &metrics.Table{
+		Title:  fmt.Sprintf("\nPower loss at %s s: acknowledged data only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
+		Header: []string{"layer", "lost", "note"},
+	}
+	if c := r.Cache; c != nil {
+		note := "acknowledged to the host, not yet destaged"
+		if c.NonVolatile {
+			note = fmt.Sprintf("non-volatile: keeps its %s of dirty data", trace.FormatSize(pl.VolumeCacheKept))
+		}
+		t.AddRow("volume cache", trace.FormatSize(pl.VolumeCacheBytes), note)
+	}
+	for i, b := range pl.DriveCacheBytes {
+		name, wc := fmt.Sprintf("disk%d", i), true
+		if i < len(r.Disks) {
+			name, wc = r.Disks[i].Name, r.Disks[i].WriteCache
+		}
+		note := "write cache off: nothing acknowledged early"
+		if wc {
+			note = "drive write cache: acknowledged, not on the platters"
+		}
+		t.AddRow(name, trace.FormatSize(b), note)
+	}
+	if r.RAID != nil {
+		t.AddRow("array", fmt.Sprintf("%d updates", pl.RAIDUpdatesInFlight),
+			"stripes (or mirrored writes) mid-update: parity or copies may disagree with the data (write hole)")
+	}
+	t.AddRow("total", trace.FormatSize(pl.LostBytes), "")
+	return t
+}

@@ -1,0 +1,208 @@
+package raidsim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// RunOptions is what a run takes beside its description.
+type RunOptions struct {
+	// Observer, when set, receives every layer's hooks (the phases of
+	// every request) for timelines and logs.
+	Observer *sim.Observer
+}
+
+// Run checks x, builds its stack once and runs its phases in order on
+// it (one engine, the same devices: caches keep their contents between
+// phases), and reports each phase and the whole. Every problem with x is
+// reported at once, with its key path. Requests that fail in service (a
+// RAID 5 array that lost two members) do not stop the run: the report
+// counts them and keeps the first error. The same x gives a
+// byte-identical report.
+func Run(x *spec.Experiment) (*Report, error) { return RunWith(x, RunOptions{}) }
+
+// RunWith is Run with options.
+func RunWith(x *spec.Experiment, o RunOptions) (*Report, error) {
+	pl, err := x.Plan()
+	if err != nil {
+		return nil, err
+	}
+	return RunPlan(pl, o)
+}
+
+// RunPlan runs a plan from spec.Experiment.Plan.
+func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
+	eng := sim.NewEngine(pl.Seed)
+	s, err := Build(eng, pl, "", o.Observer)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{eng: eng, stack: s, plan: pl, obs: o.Observer}
+	powerLoss := schedulePowerLoss(eng, s, pl.PowerLossAt)
+	rep := &Report{SchemaVersion: SchemaVersion, Name: pl.Name, Seed: pl.Seed}
+	for i := range pl.Phases {
+		ph, err := r.runPhase(&pl.Phases[i])
+		if err != nil {
+			if len(pl.Phases) > 1 {
+				return nil, fmt.Errorf("raidsim: phase %q: %w", pl.Phases[i].Name, err)
+			}
+			return nil, fmt.Errorf("raidsim: %w", err)
+		}
+		rep.Phases = append(rep.Phases, *ph)
+	}
+	rep.Total = r.totalReport(rep.Phases)
+	rep.addStack(s)
+	rep.PowerLoss = powerLoss()
+	return rep, nil
+}
+
+// runner runs the phases of one plan on one stack.
+type runner struct {
+	eng   *sim.Engine
+	stack *Stack
+	plan  *spec.Plan
+	obs   *sim.Observer
+	// total records every measured request of every phase.
+	total metrics.Recorder
+	// first and last bound the run's requests; started is set once one
+	// was issued.
+	first, last sim.Time
+	started     bool
+}
+
+// phaseRun is what one phase's completions are counted into.
+type phaseRun struct {
+	r        *runner
+	rec      metrics.Recorder
+	failed   int64
+	firstErr error // the Err of the first request that failed
+	firstID  uint64
+	dropped  int64 // flushes the host dropped
+	ramp     int64 // completions still to leave out
+	rampEnd  sim.Time
+}
+
+// observe counts one completion.
+func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) {
+	if pr.ramp > 0 {
+		pr.ramp--
+		pr.rampEnd = q.Completed
+		return
+	}
+	if q.Err != nil {
+		if pr.failed == 0 {
+			pr.firstErr, pr.firstID = q.Err, q.ID
+		}
+		pr.failed++
+		return
+	}
+	pr.rec.Observe(q)
+	pr.r.total.Observe(q)
+}
+
+// dropFlushes wraps src to discard Flush records, as a host with cache
+// flushing turned off does, when the plan asks for it.
+func (pr *phaseRun) dropFlushes(src trace.Reader) trace.Reader {
+	if !pr.r.plan.DropFlushes {
+		return src
+	}
+	return trace.Filter(src, func(rec *trace.Record) bool {
+		if rec.Op == sim.Flush {
+			pr.dropped++
+			return false
+		}
+		return true
+	})
+}
+
+// runPhase runs one phase and reports it.
+func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
+	if ph.StartDelay > 0 {
+		r.eng.RunUntil(r.eng.Now().Add(ph.StartDelay))
+	}
+	pr := &phaseRun{r: r, ramp: ph.RampIOs}
+	rep := &PhaseReport{Name: ph.Name}
+	var res trace.ReplayResult
+	var err error
+	if ph.Trace != nil {
+		res, rep.Trace, err = replayTrace(r.eng, r.stack.Top, ph.Trace, r.obs, pr)
+	} else {
+		res, err = r.runSynthetic(ph, pr, rep)
+	}
+	// Replay returns the first failure too; anything else is fatal.
+	if err != nil && (pr.failed == 0 || !errors.Is(err, pr.firstErr)) {
+		return nil, err
+	}
+	elapsed := res.Elapsed()
+	if ph.RampIOs > 0 {
+		elapsed = res.LastCompletion.Sub(pr.rampEnd)
+	}
+	rep.Summary = pr.rec.Summarize(elapsed)
+	rep.Latency = &pr.rec
+	rep.Failed, rep.HostFlushesDropped = pr.failed, pr.dropped
+	if pr.failed > 0 {
+		rep.FirstError = fmt.Sprintf("request %d: %v", pr.firstID, pr.firstErr)
+	}
+	if res.Issued > 0 {
+		if !r.started {
+			r.first, r.started = res.FirstIssue, true
+		}
+		r.last = max(r.last, res.LastCompletion)
+	}
+	return rep, nil
+}
+
+// runSynthetic runs a phase's synthetic job and its background jobs in
+// one closed loop, noting what they issued in rep.
+func (r *runner) runSynthetic(ph *spec.PhasePlan, pr *phaseRun, rep *PhaseReport) (trace.ReplayResult, error) {
+	dev := r.stack.Top
+	src, err := trace.NewSynthetic(ph.Workload, r.eng.Rand(ph.Stream), dev.Capacity(), dev.SectorSize())
+	if err != nil {
+		return trace.ReplayResult{}, err
+	}
+	var mix *jobMix
+	in, depth, onComplete := pr.dropFlushes(src), ph.Workload.IODepth, pr.observe
+	if len(ph.Background) > 0 {
+		if mix, err = newJobMix(r.eng, dev, ph, in, pr.dropFlushes); err != nil {
+			return trace.ReplayResult{}, err
+		}
+		in, depth, onComplete = mix, mix.depth(), mix.observe(pr.observe)
+	}
+	var dl *deadline
+	if ph.Runtime > 0 {
+		dl = &deadline{r: in, eng: r.eng, end: r.eng.Now().Add(ph.Runtime)}
+		in = dl
+	}
+	res, err := trace.Replay(r.eng, dev, in, trace.ReplayOptions{
+		Mode: trace.ClosedLoop, IODepth: depth, OnComplete: onComplete, Observer: r.obs})
+	rep.RuntimeReached = dl != nil && dl.reached
+	rep.Workload = workloadInfo(ph.Workload, res.Issued-pr.rec.Flush().IOs(), r.plan.Seed)
+	if mix != nil {
+		rep.Workload.IOs = mix.issued[0]
+		for j, bw := range ph.Background {
+			rep.Background = append(rep.Background, workloadInfo(bw, mix.issued[j+1], r.plan.Seed))
+		}
+	}
+	return res, err
+}
+
+// totalReport sums the phases into the whole run's report.
+func (r *runner) totalReport(phases []PhaseReport) PhaseReport {
+	tot := PhaseReport{Name: "total", Summary: r.total.Summarize(r.last.Sub(r.first)), Latency: &r.total}
+	for _, ph := range phases {
+		tot.HostFlushesDropped += ph.HostFlushesDropped
+		if ph.Failed > 0 && tot.Failed == 0 {
+			tot.FirstError = ph.FirstError
+			if len(phases) > 1 {
+				tot.FirstError = fmt.Sprintf("phase %q: %s", ph.Name, ph.FirstError)
+			}
+		}
+		tot.Failed += ph.Failed
+	}
+	return tot
+}

@@ -1,0 +1,241 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/raidsim/raidsim/trace"
+)
+
+// planPhases checks every phase and appends its plan to pl.
+func planPhases(p *problems, phases []Phase, pl *Plan) {
+	if len(phases) == 0 {
+		p.add("phases", "no phases: give at least one workload")
+	}
+	ss := int64(pl.SectorSize)
+	names := make(map[string]int)
+	for i := range phases {
+		path := fmt.Sprintf("phases[%d]", i)
+		ph := planPhase(p, path, &phases[i], phaseStream(i), ss)
+		if ph.Name == "" {
+			ph.Name = fmt.Sprintf("phase %d", i+1)
+		}
+		if j, dup := names[ph.Name]; dup {
+			p.add(path+".name", "%q is also the name of phases[%d]", ph.Name, j)
+		}
+		names[ph.Name] = i
+		pl.Phases = append(pl.Phases, ph)
+	}
+}
+
+// phaseStream returns the random stream name of the i-th phase (from 0).
+func phaseStream(i int) string {
+	if i == 0 {
+		return WorkloadStream
+	}
+	return fmt.Sprintf("%s/phase%d", WorkloadStream, i)
+}
+
+// planPhase checks one phase: its times, its own job and its background
+// jobs.
+func planPhase(p *problems, path string, c *Phase, stream string, ss int64) PhasePlan {
+	ph := PhasePlan{Name: c.Name, Stream: stream, StartDelay: time.Duration(c.StartDelay),
+		Runtime: time.Duration(c.Runtime), RampIOs: c.RampIOs}
+	if c.StartDelay < 0 || ph.StartDelay > maxStartDelay {
+		p.add(path+".startdelay", "%v is outside 0..%v", ph.StartDelay, maxStartDelay)
+	}
+	if c.Runtime < 0 || ph.Runtime > maxStartDelay {
+		p.add(path+".runtime", "%v is outside 0..%v", ph.Runtime, maxStartDelay)
+	}
+	if c.RampIOs < 0 || c.RampIOs > maxIOs {
+		p.add(path+".ramp_ios", "%d is outside 0..%d", c.RampIOs, int64(maxIOs))
+	}
+	if c.Trace != nil {
+		checkTraceJob(p, path, c)
+		ph.Trace = planTrace(p, path+".trace", c.Trace)
+		return ph
+	}
+	ph.Workload = planWorkload(p, path, &c.Job, ss)
+	if c.RampIOs > 0 && ph.Workload.NumIOs > 0 && c.RampIOs >= ph.Workload.NumIOs {
+		p.add(path+".ramp_ios", "%d leaves none of the %d requests to measure", c.RampIOs, ph.Workload.NumIOs)
+	}
+	if len(c.Background) > maxBackground {
+		p.add(path+".background", "%d jobs, more than %d", len(c.Background), maxBackground)
+		return ph
+	}
+	for j := range c.Background {
+		b := &c.Background[j]
+		bp := fmt.Sprintf("%s.background[%d]", path, j)
+		if b.IOs != 0 {
+			p.add(bp+".ios", "not allowed in a background job: it runs until the phase's own job ends")
+		}
+		if b.Trace != nil {
+			p.add(bp+".trace", "a background job is synthetic: trace replay runs alone in its phase")
+			continue
+		}
+		w := planWorkload(p, bp, b, ss)
+		w.NumIOs = maxIOs // until the phase's own job ends
+		ph.Background = append(ph.Background, w)
+	}
+	return ph
+}
+
+// checkTraceJob reports synthetic keys in a phase that replays a trace.
+func checkTraceJob(p *problems, path string, c *Phase) {
+	j := &c.Job
+	for _, f := range []struct {
+		key string
+		on  bool
+	}{{"rw", j.RW != ""}, {"rwmixread", j.RWMixRead != nil}, {"bs", j.BS != 0}, {"bssplit", j.BSSplit != ""},
+		{"iodepth", j.IODepth != 0}, {"offset", j.Offset != 0}, {"size", j.Size != 0}, {"ios", j.IOs != 0},
+		{"random_distribution", j.RandomDistribution != ""}, {"percentage_random", j.PercentageRandom != 0},
+		{"fsync", j.Fsync != 0}, {"runtime", c.Runtime != 0}, {"ramp_ios", c.RampIOs != 0}} {
+		if f.on {
+			p.add(path+"."+f.key, "describes a synthetic workload; this phase replays a trace (put iodepth under trace)")
+		}
+	}
+	if len(c.Background) > 0 {
+		p.add(path+".background", "a phase that replays a trace runs it alone (concurrent jobs beside a trace are not modelled)")
+	}
+}
+
+// planTrace checks a trace replay.
+func planTrace(p *problems, path string, t *Trace) *TraceSource {
+	src := &TraceSource{Path: t.Path, Format: t.Format, IODepth: t.IODepth, Speed: t.Speed,
+		SourceCapacity: int64(t.Capacity), Reorder: t.Reorder}
+	if src.Format == "" {
+		src.Format = "auto"
+	}
+	if src.Speed == 0 {
+		src.Speed = 1
+	}
+	if t.Path == "" {
+		p.add(path+".path", "missing: give the trace file")
+	}
+	if src.Format != "auto" && !known(trace.Formats(), src.Format) {
+		p.add(path+".format", "%q: want auto or one of %s", t.Format, strings.Join(trace.Formats(), ", "))
+	}
+	if t.Device != nil {
+		if *t.Device < 0 {
+			p.add(path+".device", "%d is negative", *t.Device)
+		}
+		src.Devices = []int{*t.Device}
+	}
+	checkRange(p, path+".iodepth", int64(t.IODepth), 0, trace.MaxIODepth)
+	if t.Speed < 0 || t.Speed > 1e9 {
+		p.add(path+".speed", "%g is outside 0..1e9", t.Speed)
+	}
+	if t.Map != "" {
+		var err error
+		if src.Map, err = trace.ParseMapMode(t.Map); err != nil {
+			p.add(path+".map", "%q: want reject, wrap or scale", t.Map)
+		}
+	}
+	if src.Map == trace.MapScale && t.Capacity <= 0 {
+		p.add(path+".capacity", "map scale needs the traced device's capacity")
+	}
+	checkRange(p, path+".reorder", int64(t.Reorder), 0, maxReorder)
+	return src
+}
+
+// known reports whether name is one of names.
+func known(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// planWorkload checks a synthetic job and returns its workload,
+// defaults filled.
+func planWorkload(p *problems, path string, c *Job, ss int64) trace.Workload {
+	w := trace.Workload{RWMixRead: 50, BS: int64(c.BS), IODepth: c.IODepth, Offset: int64(c.Offset),
+		Size: int64(c.Size), NumIOs: c.IOs, PercentageRandom: c.PercentageRandom, Fsync: c.Fsync}
+	var err error
+	if c.RW != "" {
+		if w.RW, err = trace.ParseRW(c.RW); err != nil {
+			p.add(path+".rw", "%q: want read, write, randread, randwrite, rw or randrw", c.RW)
+		}
+	}
+	if c.RWMixRead != nil {
+		w.RWMixRead = *c.RWMixRead
+		checkRange(p, path+".rwmixread", int64(w.RWMixRead), 0, 100)
+	}
+	planBlockSizes(p, path, c, &w, ss)
+	checkRange(p, path+".iodepth", int64(c.IODepth), 0, trace.MaxIODepth)
+	checkAligned(p, path+".offset", int64(c.Offset), ss)
+	checkAligned(p, path+".size", int64(c.Size), ss)
+	checkRange(p, path+".ios", c.IOs, 0, maxIOs)
+	if c.RandomDistribution != "" {
+		if w.RandomDistribution, err = trace.ParseDistribution(c.RandomDistribution); err != nil {
+			p.add(path+".random_distribution", "%q: want uniform, zipf:THETA, pareto:H or normal:PCT", c.RandomDistribution)
+		}
+	}
+	checkRange(p, path+".percentage_random", int64(c.PercentageRandom), 0, 100)
+	if c.Fsync < 0 {
+		p.add(path+".fsync", "%d is negative (0 never flushes)", c.Fsync)
+	}
+	return w.WithDefaults()
+}
+
+// planBlockSizes checks bs or bssplit.
+func planBlockSizes(p *problems, path string, c *Job, w *trace.Workload, ss int64) {
+	if c.BSSplit == "" {
+		checkAligned(p, path+".bs", int64(c.BS), ss)
+		return
+	}
+	if c.BS != 0 {
+		p.add(path+".bs", "give bs or bssplit, not both")
+	}
+	var err error
+	if w.BSSplit, err = trace.ParseBSSplit(c.BSSplit); err != nil {
+		p.add(path+".bssplit", "%q: want SIZE/PERCENT:SIZE/PERCENT..., e.g. 4KiB/70:64KiB/30", c.BSSplit)
+	}
+	for _, e := range w.BSSplit {
+		if e.Size%ss != 0 {
+			p.add(path+".bssplit", "block size %d is not a multiple of %d", e.Size, ss)
+		}
+	}
+}
+
+// checkPhaseFits checks a synthetic phase's regions against the stack's
+// capacity, and what only the workload generator knows.
+func checkPhaseFits(p *problems, path string, c *Phase, ph *PhasePlan, pl *Plan) {
+	if ph.Trace != nil || p.under(path) {
+		return
+	}
+	checkRegion(p, path, &c.Job, pl.Capacity)
+	if err := ph.Workload.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(path) {
+		p.addErr(path, err)
+	}
+	for j, bw := range ph.Background {
+		bp := fmt.Sprintf("%s.background[%d]", path, j)
+		checkRegion(p, bp, &c.Background[j], pl.Capacity)
+		if err := bw.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(bp) {
+			p.addErr(bp, err)
+		}
+	}
+}
+
+// checkRegion checks a job's region and block size against the stack's
+// capacity.
+func checkRegion(p *problems, path string, c *Job, capacity int64) {
+	if int64(c.Offset) >= capacity {
+		p.add(path+".offset", "%d is past the end of the %d-byte stack", c.Offset, capacity)
+		return
+	}
+	if int64(c.Size) > capacity-int64(c.Offset) {
+		p.add(path+".size", "region %d+%d bytes ends past the %d-byte stack", c.Offset, c.Size, capacity)
+		return
+	}
+	region := int64(c.Size)
+	if region == 0 {
+		region = capacity - int64(c.Offset)
+	}
+	if int64(c.BS) > region {
+		p.add(path+".bs", "%d bytes is larger than the %d-byte region", c.BS, region)
+	}
+}

@@ -1,0 +1,219 @@
+package spec
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// planStack plans the drive, the array, the failures, the cache and the
+// host into pl, and reports whether the drive model is usable.
+func planStack(p *problems, st *Stack, pl *Plan) bool {
+	drive, ok := planDrive(p, &st.Drive)
+	pl.Drive = drive
+	pl.SectorSize = 512
+	if ok {
+		pl.SectorSize = drive.SectorSize
+	}
+	ss := int64(pl.SectorSize)
+	n := st.Disks
+	switch {
+	case n < 0 || n > MaxDisks:
+		p.add("stack.disks", "%d is outside 0..%d", n, MaxDisks)
+	case st.RAID == nil && n > 1:
+		p.add("stack.disks", "%d drives need a RAID level (stack.raid.level)", n)
+	}
+	if st.RAID != nil {
+		pl.RAID = planRAID(p, st.RAID, n, ss)
+	}
+	pl.Disks = max(n, 1)
+	if n == 0 && pl.RAID != nil {
+		pl.Disks = raid.MinMembers(pl.RAID.Level)
+	}
+	planFailures(p, st, pl)
+	if st.Cache != nil {
+		pl.Cache = planCache(p, st.Cache, pl, ss)
+	}
+	pl.DropFlushes = st.Host.Flushes != nil && !*st.Host.Flushes
+	return ok
+}
+
+// planRAID checks the array description against n drives of ss-byte
+// sectors and returns its configuration, defaults filled.
+func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
+	const at = "stack.raid."
+	var cfg raid.Config
+	var err error
+	if r.Level == "" {
+		p.add(at+"level", "missing: give 0, 1, 5 or 10")
+	} else if cfg.Level, err = raid.ParseLevel(r.Level); err != nil {
+		p.add(at+"level", "%q is not a RAID level (want 0, 1, 5 or 10)", r.Level)
+	} else if n > 0 && n <= MaxDisks {
+		if minN := raid.MinMembers(cfg.Level); n < minN {
+			p.add("stack.disks", "%v needs at least %d drives, got %d", cfg.Level, minN, n)
+		}
+		if cfg.Level == raid.RAID10 && n%2 != 0 {
+			p.add("stack.disks", "RAID 10 needs an even number of drives, got %d", n)
+		}
+	}
+	checkAligned(p, at+"stripe_unit", int64(r.StripeUnit), ss)
+	if r.StripeUnit > maxCapacity {
+		p.add(at+"stripe_unit", "%d bytes is more than %s", r.StripeUnit, trace.FormatSize(maxCapacity))
+	}
+	cfg.StripeUnit = int64(r.StripeUnit)
+	if r.Layout != "" {
+		if cfg.Layout, err = raid.ParseLayout(r.Layout); err != nil {
+			p.add(at+"layout", "%q: want left-symmetric, left-asymmetric, right-symmetric or right-asymmetric", r.Layout)
+		}
+	}
+	if r.RAID5Write != "" {
+		if cfg.Raid5Write, err = raid.ParseWritePolicy(r.RAID5Write); err != nil {
+			p.add(at+"raid5_write", "%q: want auto, rmw or rcw", r.RAID5Write)
+		}
+	}
+	if r.ReadPolicy != "" {
+		if cfg.ReadPolicy, err = raid.ParseReadPolicy(r.ReadPolicy); err != nil {
+			p.add(at+"read_policy", "%q: %v", r.ReadPolicy, err)
+		}
+	}
+	cfg.ParityRate, cfg.RebuildRate = int64(r.ParityRate), int64(r.RebuildRate)
+	cfg = cfg.WithDefaults()
+	if !p.under("stack.raid") {
+		if err := cfg.Validate(); err != nil {
+			p.addErr("stack.raid", err)
+		}
+	}
+	return &cfg
+}
+
+// planFailures checks the member failures.
+func planFailures(p *problems, st *Stack, pl *Plan) {
+	if len(st.Failures) > maxList {
+		p.add("stack.failures", "%d entries, more than %d", len(st.Failures), maxList)
+		return
+	}
+	for i, f := range st.Failures {
+		path := fmt.Sprintf("stack.failures[%d]", i)
+		if st.RAID == nil {
+			p.add(path, "failing a member needs an array (stack.raid)")
+			continue
+		}
+		if f.Member < 0 || f.Member >= pl.Disks {
+			p.add(path+".member", "%d is not a member index (0..%d)", f.Member, pl.Disks-1)
+		}
+		if f.At < 0 || time.Duration(f.At) > maxFailureTime {
+			p.add(path+".at", "%v is outside 0..%v", time.Duration(f.At), maxFailureTime)
+		}
+		pl.Failures = append(pl.Failures, raid.Failure{Member: f.Member, At: time.Duration(f.At)})
+	}
+}
+
+// planCache checks the volume cache description and returns its
+// configuration. Aligned to stripes, it takes the array's geometry.
+func planCache(p *problems, c *Cache, pl *Plan, ss int64) *cache.Config {
+	cfg := &cache.Config{
+		Size: int64(c.Size), Block: int64(c.Block), MaxDirty: int64(c.MaxDirty), ReadAhead: int64(c.ReadAhead),
+		HitLatency: time.Duration(c.HitLatency), CopyRate: int64(c.CopyRate),
+		HighWater: c.HighWater, LowWater: c.LowWater,
+		Interval: time.Duration(c.Interval), Idle: time.Duration(c.Idle),
+		MaxDestageBytes: int64(c.MaxDestage), MaxOutstandingDestages: c.MaxOutstanding,
+		NonVolatile: c.NonVolatile, NVIgnoresFlush: c.NVIgnoresFlush,
+		NoReadCache: c.ReadCache != nil && !*c.ReadCache,
+	}
+	checkCacheSizes(p, c, ss)
+	checkCacheTimes(p, c)
+	parseCacheNames(p, c, cfg, pl.RAID != nil)
+	if cfg.Align == cache.AlignStripe && pl.RAID != nil {
+		m := raid.Mapping{Level: pl.RAID.Level, Layout: pl.RAID.Layout, Members: pl.Disks, StripeUnit: pl.RAID.StripeUnit}
+		cfg.StripeUnit, cfg.DataMembers = pl.RAID.StripeUnit, m.DataMembers()
+	}
+	if !p.under("stack.cache") {
+		if err := cfg.WithDefaults().Validate(); err != nil {
+			p.addErr("stack.cache", err)
+		}
+	}
+	return cfg
+}
+
+// checkCacheSizes checks the cache's byte counts.
+func checkCacheSizes(p *problems, c *Cache, ss int64) {
+	const at = "stack.cache."
+	if c.Size > maxCacheSize {
+		p.add(at+"size", "%d bytes is more than %s", c.Size, trace.FormatSize(maxCacheSize))
+	}
+	checkAligned(p, at+"size", int64(c.Size), ss)
+	checkAligned(p, at+"block", int64(c.Block), ss)
+	size := cmp.Or(int64(c.Size), cache.DefaultSize)
+	if c.Block > 0 && int64(c.Block) > size {
+		p.add(at+"block", "%d bytes is larger than the %d-byte cache", c.Block, size)
+	}
+	checkAligned(p, at+"max_dirty", int64(c.MaxDirty), ss)
+	if int64(c.MaxDirty) > size {
+		p.add(at+"max_dirty", "%d bytes is more than the %d-byte cache", c.MaxDirty, size)
+	}
+	checkAligned(p, at+"read_ahead", int64(c.ReadAhead), ss)
+	checkAligned(p, at+"max_destage", int64(c.MaxDestage), ss)
+	if c.CopyRate < 0 {
+		p.add(at+"copy_rate", "%d is negative", c.CopyRate)
+	}
+}
+
+// checkCacheTimes checks the cache's times, fractions and counts.
+func checkCacheTimes(p *problems, c *Cache) {
+	const at = "stack.cache."
+	for _, d := range []struct {
+		key string
+		v   Duration
+	}{{"hit_latency", c.HitLatency}, {"interval", c.Interval}, {"idle", c.Idle}} {
+		if d.v < 0 || time.Duration(d.v) > maxStartDelay {
+			p.add(at+d.key, "%v is outside 0..%v", time.Duration(d.v), maxStartDelay)
+		}
+	}
+	checkRange(p, at+"max_outstanding", int64(c.MaxOutstanding), 0, 1<<16)
+	if c.HighWater < 0 || c.HighWater > 1 {
+		p.add(at+"high_water", "%g is outside 0..1", c.HighWater)
+	}
+	if c.LowWater < 0 || c.LowWater >= 1 {
+		p.add(at+"low_water", "%g is outside 0..1", c.LowWater)
+	}
+	if (c.HighWater != 0 || c.LowWater != 0) && c.LowWater >= c.HighWater {
+		p.add(at+"low_water", "%g must be below high_water %g", c.LowWater, c.HighWater)
+	}
+}
+
+// parseCacheNames reads the cache's enumerations into cfg.
+func parseCacheNames(p *problems, c *Cache, cfg *cache.Config, overRAID bool) {
+	const at = "stack.cache."
+	var err error
+	if c.Mode != "" {
+		if cfg.Mode, err = cache.ParseMode(c.Mode); err != nil {
+			p.add(at+"mode", "%q: want write-back, write-through or off", c.Mode)
+		}
+	}
+	if c.Policy != "" {
+		if cfg.Policy, err = cache.ParsePolicy(c.Policy); err != nil {
+			p.add(at+"policy", "%q: want wm, interval, idle or linear", c.Policy)
+		}
+	}
+	if c.Order != "" {
+		if cfg.Order, err = cache.ParseOrder(c.Order); err != nil {
+			p.add(at+"order", "%q: want lba, lrw or wow", c.Order)
+		}
+	}
+	align := c.Align
+	if align == "" {
+		align = "none"
+		if overRAID {
+			align = "stripe" // real controllers gather full stripes
+		}
+	}
+	if cfg.Align, err = cache.ParseAlign(align); err != nil {
+		p.add(at+"align", "%q: want stripe or none", c.Align)
+	} else if cfg.Align == cache.AlignStripe && !overRAID {
+		p.add(at+"align", "stripe alignment needs an array (stack.raid)")
+	}
+}

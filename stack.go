@@ -1,0 +1,80 @@
+package raidsim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
+)
+
+// Stack is a built storage stack on one engine: drives, the array over
+// them, the volume cache on top, as its plan asks.
+type Stack struct {
+	// Top is the device requests go to: the cache, else the array, else
+	// the one drive.
+	Top sim.Device
+	// Drives are the stack's drives, in array member order.
+	Drives []*disk.Drive
+	// Array is the RAID array, or nil.
+	Array *raid.Array
+	// Cache is the volume cache, or nil.
+	Cache *cache.Cache
+}
+
+// NewStack checks the stack description st and builds its devices on
+// eng, for code that drives them itself (two stacks sharing an engine,
+// a copy from one to the other). prefix starts every device's name
+// ("disk0", "array", "cache"), so several stacks can share one engine.
+// obs, when set, receives every layer's hooks.
+func NewStack(eng *sim.Engine, st spec.Stack, prefix string, obs *sim.Observer) (*Stack, error) {
+	pl, err := spec.PlanStack(&st)
+	if err != nil {
+		return nil, err
+	}
+	return Build(eng, pl, prefix, obs)
+}
+
+// Build makes the devices of a plan (from spec.Experiment.Plan or
+// spec.PlanStack) on eng: each drive once, then the array and the cache
+// over them. The plan is already checked, so an error here is a bug or
+// a plan edited by hand.
+func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*Stack, error) {
+	s := &Stack{Drives: make([]*disk.Drive, pl.Disks)}
+	members := make([]sim.Device, pl.Disks)
+	for i := range pl.Disks {
+		d, err := disk.New(eng, pl.Drive, fmt.Sprintf("%sdisk%d", prefix, i), obs)
+		if err != nil {
+			return nil, err
+		}
+		s.Drives[i], members[i] = d, d
+	}
+	s.Top = s.Drives[0]
+	if pl.RAID != nil {
+		a, err := raid.New(eng, *pl.RAID, members, prefix+"array", obs)
+		if err != nil {
+			return nil, err
+		}
+		var errs []error
+		for _, f := range pl.Failures {
+			if err := a.FailAt(eng.Now().Add(f.At), f.Member); err != nil {
+				errs = append(errs, fmt.Errorf("raidsim: failure %v: %w", f, err))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		s.Array, s.Top = a, a
+	}
+	if pl.Cache != nil {
+		c, err := cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
+		if err != nil {
+			return nil, err
+		}
+		s.Cache, s.Top = c, c
+	}
+	return s, nil
+}
