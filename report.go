@@ -149,9 +149,12 @@ type DiskReport struct {
 	// DirtyBytesPeak is the most acknowledged-but-unwritten data held at
 	// once, in bytes.
 	DirtyBytesPeak int64 `json:"dirty_bytes_peak"`
-	// MeanQueueLength is the time-weighted mean number of requests in the
-	// drive.
-	MeanQueueLength float64 `json:"mean_queue_length"`
+	// MeanTaggedQueue is the time-weighted mean number of commands in the
+	// drive's tagged queue (NCQ), at most QueueDepth.
+	MeanTaggedQueue float64 `json:"mean_tagged_queue"`
+	// MeanHostQueue is the time-weighted mean number of requests waiting
+	// in the host's queue for a free tag.
+	MeanHostQueue float64 `json:"mean_host_queue"`
 	// DirtyBytesAtExit is the data, in bytes, acknowledged to the host but
 	// only in the drive's volatile cache when the last request completed:
 	// what a power failure at that instant would lose.
@@ -246,7 +249,7 @@ func diskReport(d *disk.Drive) DiskReport {
 		IOs:         st.Reads + st.Writes + st.Flushes,
 		Utilization: st.Utilization, Seeks: st.Seeks, MeanSeekCyls: st.MeanSeekDistance,
 		ReadHits: st.ReadHits, WriteCacheHits: st.WriteCacheHits, Destages: st.Destages,
-		DirtyBytesPeak: st.DirtyBytesPeak, MeanQueueLength: st.MeanQueueLength,
+		DirtyBytesPeak: st.DirtyBytesPeak, MeanTaggedQueue: st.MeanTaggedQueue, MeanHostQueue: st.MeanHostQueue,
 		DirtyBytesAtExit: st.DirtyBytes,
 	}
 }

@@ -197,12 +197,13 @@ func (r *Report) cacheTable() *metrics.Table {
 func (r *Report) drivesTable() *metrics.Table {
 	t := &metrics.Table{
 		Title:  "\nDrives",
-		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "mean queue", "dirty at end"},
+		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "NCQ queue", "host queue", "dirty at end"},
 	}
 	for _, d := range r.Disks {
 		t.AddRow(d.Name, fmt.Sprint(d.IOs), metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
 			metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
-			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanQueueLength, 2), trace.FormatSize(d.DirtyBytesAtExit))
+			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanTaggedQueue, 2), metrics.FormatFixed(d.MeanHostQueue, 2),
+			trace.FormatSize(d.DirtyBytesAtExit))
 	}
 	return t
 }
