@@ -446,6 +446,22 @@ func (p Params) Validate() error {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("disk: Params.%s: "+format, append([]any{field}, args...)...))
 	}
+	p.checkMechanics(bad)
+	zonesOK := p.checkZones(bad)
+	p.checkOverheads(bad)
+	p.checkCapacity(bad, zonesOK)
+	p.checkSeek(bad)
+	p.checkBuffer(bad)
+	p.checkQueue(bad)
+	return errors.Join(errs...)
+}
+
+// complain records one problem with a field; Validate's checks report
+// through it.
+type complain func(field, format string, args ...any)
+
+// checkMechanics checks the sector size, spindle speed and surfaces.
+func (p *Params) checkMechanics(bad complain) {
 	if p.SectorSize != 512 && p.SectorSize != 4096 {
 		bad("SectorSize", "must be 512 or 4096, got %d", p.SectorSize)
 	}
@@ -459,11 +475,16 @@ func (p Params) Validate() error {
 	} else if p.Surfaces > 256 {
 		bad("Surfaces", "must be at most 256, got %d", p.Surfaces)
 	}
+}
+
+// checkZones checks the zone table and the mapping; it reports whether
+// the zones' cylinders and tracks are sound enough to size the zones.
+func (p *Params) checkZones(bad complain) (zonesOK bool) {
 	if len(p.Zones) == 0 {
 		bad("Zones", "must list at least one zone, got none")
 	}
 	next := 0
-	zonesOK := true
+	zonesOK = true
 	for i, z := range p.Zones {
 		f := fmt.Sprintf("Zones[%d]", i)
 		if z.FirstCylinder != next {
@@ -488,30 +509,41 @@ func (p Params) Validate() error {
 			bad(f+".CylinderSkew", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.CylinderSkew)
 		}
 		if zonesOK && p.Surfaces > 0 {
-			slots := int64(z.Cylinders()) * int64(z.SectorsPerTrack) * int64(p.Surfaces)
-			if z.FirstBlockOffset < 0 || z.FirstBlockOffset >= z.SectorsPerTrack {
-				bad(f+".FirstBlockOffset", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.FirstBlockOffset)
-			}
-			if z.ReservedSectors < 0 || z.SpareSectors < 0 || int64(z.ReservedSectors)+int64(z.SpareSectors) >= slots {
-				bad(f+".ReservedSectors", "reserved (%d) and spare (%d) sectors must be non-negative and leave some of the zone's %d", z.ReservedSectors, z.SpareSectors, slots)
-			}
-			prev := int64(-1)
-			for j, s := range z.Slips {
-				if s <= prev || s >= slots {
-					bad(fmt.Sprintf("%s.Slips[%d]", f, j), "must be increasing and below the zone's %d slots, got %d", slots, s)
-					break
-				}
-				prev = s
-			}
-			if int64(len(z.Slips)) > int64(z.SpareSectors) {
-				bad(f+".Slips", "%d slips exceed the zone's %d spare sectors", len(z.Slips), z.SpareSectors)
-			}
+			p.checkZoneLayout(bad, f, z)
 		}
 		next = z.LastCylinder + 1
 	}
 	if p.Mapping >= numMappings {
 		bad("Mapping", "unknown mapping %d", uint8(p.Mapping))
 	}
+	return zonesOK
+}
+
+// checkZoneLayout checks zone z's layout within its slots: first block
+// offset, reserved and spare sectors, slips.
+func (p *Params) checkZoneLayout(bad complain, f string, z Zone) {
+	slots := int64(z.Cylinders()) * int64(z.SectorsPerTrack) * int64(p.Surfaces)
+	if z.FirstBlockOffset < 0 || z.FirstBlockOffset >= z.SectorsPerTrack {
+		bad(f+".FirstBlockOffset", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.FirstBlockOffset)
+	}
+	if z.ReservedSectors < 0 || z.SpareSectors < 0 || int64(z.ReservedSectors)+int64(z.SpareSectors) >= slots {
+		bad(f+".ReservedSectors", "reserved (%d) and spare (%d) sectors must be non-negative and leave some of the zone's %d", z.ReservedSectors, z.SpareSectors, slots)
+	}
+	prev := int64(-1)
+	for j, s := range z.Slips {
+		if s <= prev || s >= slots {
+			bad(fmt.Sprintf("%s.Slips[%d]", f, j), "must be increasing and below the zone's %d slots, got %d", slots, s)
+			break
+		}
+		prev = s
+	}
+	if int64(len(z.Slips)) > int64(z.SpareSectors) {
+		bad(f+".Slips", "%d slips exceed the zone's %d spare sectors", len(z.Slips), z.SpareSectors)
+	}
+}
+
+// checkOverheads checks the bus watermark and the command overheads.
+func (p *Params) checkOverheads(bad complain) {
 	if !(p.ReadBusWatermark >= 0 && p.ReadBusWatermark <= 1) {
 		bad("ReadBusWatermark", "must be in 0..1, got %g", p.ReadBusWatermark)
 	}
@@ -523,6 +555,11 @@ func (p Params) Validate() error {
 			}
 		}
 	}
+}
+
+// checkCapacity checks the capacity against the sector size and, when
+// the zones are sound, the geometry.
+func (p *Params) checkCapacity(bad complain, zonesOK bool) {
 	if p.Capacity < 0 {
 		bad("Capacity", "must not be negative, got %d", p.Capacity)
 	} else if p.SectorSize > 0 && p.Capacity%int64(p.SectorSize) != 0 {
@@ -530,6 +567,11 @@ func (p Params) Validate() error {
 	} else if zonesOK && p.Surfaces > 0 && len(p.Zones) > 0 && p.Capacity > p.Sectors()*int64(p.SectorSize) {
 		bad("Capacity", "must not exceed the geometry's %d bytes, got %d", p.Sectors()*int64(p.SectorSize), p.Capacity)
 	}
+}
+
+// checkSeek checks the seek curve's figures or table, the switch and
+// overhead times, and the interface rate.
+func (p *Params) checkSeek(bad complain) {
 	if len(p.SeekTable) == 0 {
 		if p.TrackToTrack <= 0 {
 			bad("TrackToTrack", "must be positive, got %v", p.TrackToTrack)
@@ -568,6 +610,11 @@ func (p Params) Validate() error {
 	if !(p.InterfaceRate > 0) || p.InterfaceRate > 1e12 {
 		bad("InterfaceRate", "must be in (0, 1e12] bytes/s, got %g", p.InterfaceRate)
 	}
+}
+
+// checkBuffer checks the buffer, its segments, read-ahead and the write
+// cache.
+func (p *Params) checkBuffer(bad complain) {
 	if p.BufferSize <= 0 {
 		bad("BufferSize", "must be positive, got %d", p.BufferSize)
 	}
@@ -588,6 +635,10 @@ func (p Params) Validate() error {
 	if p.WriteCacheEntries < 1 || p.WriteCacheEntries > MaxWriteCacheEntries {
 		bad("WriteCacheEntries", "must be in 1..%d, got %d", MaxWriteCacheEntries, p.WriteCacheEntries)
 	}
+}
+
+// checkQueue checks the tagged queue and its scheduler.
+func (p *Params) checkQueue(bad complain) {
 	if p.QueueDepth < 1 || p.QueueDepth > MaxQueueDepth {
 		bad("QueueDepth", "must be in 1..%d, got %d", MaxQueueDepth, p.QueueDepth)
 	}
@@ -597,5 +648,4 @@ func (p Params) Validate() error {
 	if p.Scheduler >= numSchedulers {
 		bad("Scheduler", "unknown scheduler %d", uint8(p.Scheduler))
 	}
-	return errors.Join(errs...)
 }

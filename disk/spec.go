@@ -79,6 +79,68 @@ func (s Spec) Params() (Params, error) {
 	if s.Zones == 0 {
 		s.Zones = 16
 	}
+	if err := s.check(); err != nil {
+		return Params{}, err
+	}
+	hasSust := s.OuterSustained > 0 && s.InnerSustained > 0
+	hasInst := s.OuterInstant > 0 && s.InnerInstant > 0
+	ss := float64(s.SectorSize)
+	h := float64(s.Heads)
+	rev := 60 / float64(s.RPM)     // seconds
+	cs := s.TrackToTrack.Seconds() // cylinder switch
+	hs := s.HeadSwitch.Seconds()
+	if hasSust && hasInst && s.HeadSwitch == 0 && s.Heads > 1 {
+		// Derive the head switch from the outer pair.
+		spt := s.OuterInstant * rev / ss
+		perCyl := ss * spt * h / s.OuterSustained
+		hs = (perCyl - h*rev - cs) / (h - 1)
+		if hs < 0 {
+			hs = 0
+		}
+	}
+	spt := func(inst, sust float64) float64 {
+		if hasInst {
+			return inst * rev / ss
+		}
+		return sust * (h*rev + (h-1)*hs + cs) / (ss * h)
+	}
+	outer, inner := spt(s.OuterInstant, s.OuterSustained), spt(s.InnerInstant, s.InnerSustained)
+	if outer < 1 || inner < 1 {
+		return Params{}, fmt.Errorf("disk: Spec %s: rates give fewer than one sector per track (%.2f outer, %.2f inner)", s.Name, outer, inner)
+	}
+	spts := zoneSectorsPerTrack(outer, inner, s.Zones)
+	sectors := s.Capacity / int64(s.SectorSize)
+	cyls := zoneCylinders(spts, s.Heads, sectors)
+	p := Params{
+		Name:              s.Name,
+		SectorSize:        s.SectorSize,
+		Capacity:          sectors * int64(s.SectorSize),
+		RPM:               s.RPM,
+		Surfaces:          s.Heads,
+		TrackToTrack:      s.TrackToTrack,
+		AverageSeek:       s.AverageSeek,
+		FullStroke:        s.FullStroke,
+		WriteSettle:       s.WriteSettle,
+		HeadSwitch:        time.Duration(math.Round(hs * 1e9)),
+		ReadOverhead:      s.ReadOverhead,
+		WriteOverhead:     s.WriteOverhead,
+		InterfaceRate:     s.InterfaceRate,
+		BufferSize:        s.BufferSize,
+		Segments:          s.Segments,
+		WriteCache:        s.WriteCache,
+		WriteCacheEntries: s.WriteCacheEntries,
+		QueueDepth:        s.QueueDepth,
+		Scheduler:         s.Scheduler,
+	}
+	p.Zones = specZones(spts, cyls, rev, float64(p.HeadSwitch)/1e9, cs)
+	if err := p.Validate(); err != nil {
+		return Params{}, fmt.Errorf("disk: Spec %s: %w", s.Name, err)
+	}
+	return p, nil
+}
+
+// check reports every impossible figure of s (defaults filled) at once.
+func (s *Spec) check() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("disk: Spec.%s: "+format, append([]any{field}, args...)...))
@@ -109,46 +171,32 @@ func (s Spec) Params() (Params, error) {
 	if s.HeadSwitch < 0 {
 		bad("HeadSwitch", "must not be negative, got %v", s.HeadSwitch)
 	}
-	if len(errs) > 0 {
-		return Params{}, errors.Join(errs...)
-	}
-	ss := float64(s.SectorSize)
-	h := float64(s.Heads)
-	rev := 60 / float64(s.RPM)     // seconds
-	cs := s.TrackToTrack.Seconds() // cylinder switch
-	hs := s.HeadSwitch.Seconds()
-	if hasSust && hasInst && s.HeadSwitch == 0 && s.Heads > 1 {
-		// Derive the head switch from the outer pair.
-		spt := s.OuterInstant * rev / ss
-		perCyl := ss * spt * h / s.OuterSustained
-		hs = (perCyl - h*rev - cs) / (h - 1)
-		if hs < 0 {
-			hs = 0
-		}
-	}
-	spt := func(inst, sust float64) float64 {
-		if hasInst {
-			return inst * rev / ss
-		}
-		return sust * (h*rev + (h-1)*hs + cs) / (ss * h)
-	}
-	outer, inner := spt(s.OuterInstant, s.OuterSustained), spt(s.InnerInstant, s.InnerSustained)
-	if outer < 1 || inner < 1 {
-		return Params{}, fmt.Errorf("disk: Spec %s: rates give fewer than one sector per track (%.2f outer, %.2f inner)", s.Name, outer, inner)
-	}
-	nz := s.Zones
+	return errors.Join(errs...)
+}
+
+// zoneSectorsPerTrack returns nz zones' sectors per track, falling
+// linearly from outer to inner, rounded.
+func zoneSectorsPerTrack(outer, inner float64, nz int) []int {
 	spts := make([]int, nz)
-	var sumSpt int64
 	for i := range spts {
 		f := 0.0
 		if nz > 1 {
 			f = float64(i) / float64(nz-1)
 		}
 		spts[i] = int(math.Round(outer + (inner-outer)*f))
-		sumSpt += int64(spts[i])
 	}
-	sectors := s.Capacity / int64(s.SectorSize)
-	perRound := sumSpt * int64(s.Heads) // sectors in one cylinder of every zone
+	return spts
+}
+
+// zoneCylinders gives every zone the same number of cylinders, then one
+// more to the first zones until the zones hold sectors.
+func zoneCylinders(spts []int, heads int, sectors int64) []int64 {
+	var sumSpt int64
+	for _, n := range spts {
+		sumSpt += int64(n)
+	}
+	nz := len(spts)
+	perRound := sumSpt * int64(heads) // sectors in one cylinder of every zone
 	base := sectors / perRound
 	cyls := make([]int64, nz)
 	total := base * perRound
@@ -157,29 +205,17 @@ func (s Spec) Params() (Params, error) {
 	}
 	for i := 0; total < sectors; i = (i + 1) % nz {
 		cyls[i]++
-		total += int64(spts[i]) * int64(s.Heads)
+		total += int64(spts[i]) * int64(heads)
 	}
-	p := Params{
-		Name:              s.Name,
-		SectorSize:        s.SectorSize,
-		Capacity:          sectors * int64(s.SectorSize),
-		RPM:               s.RPM,
-		Surfaces:          s.Heads,
-		TrackToTrack:      s.TrackToTrack,
-		AverageSeek:       s.AverageSeek,
-		FullStroke:        s.FullStroke,
-		WriteSettle:       s.WriteSettle,
-		HeadSwitch:        time.Duration(math.Round(hs * 1e9)),
-		ReadOverhead:      s.ReadOverhead,
-		WriteOverhead:     s.WriteOverhead,
-		InterfaceRate:     s.InterfaceRate,
-		BufferSize:        s.BufferSize,
-		Segments:          s.Segments,
-		WriteCache:        s.WriteCache,
-		WriteCacheEntries: s.WriteCacheEntries,
-		QueueDepth:        s.QueueDepth,
-		Scheduler:         s.Scheduler,
-	}
+	return cyls
+}
+
+// specZones lays the zones out from cylinder 0, skipping zones given no
+// cylinders, each skew the switch time (head switch hs, cylinder switch
+// cs, in seconds) rounded up to whole sectors of a revolution of rev
+// seconds.
+func specZones(spts []int, cyls []int64, rev, hs, cs float64) []Zone {
+	var zones []Zone
 	first := 0
 	for i := range spts {
 		if cyls[i] == 0 {
@@ -190,17 +226,14 @@ func (s Spec) Params() (Params, error) {
 			k := int(math.Ceil(sw/secT - 1e-9))
 			return min(max(k, 0), spts[i]-1)
 		}
-		p.Zones = append(p.Zones, Zone{
+		zones = append(zones, Zone{
 			FirstCylinder:   first,
 			LastCylinder:    first + int(cyls[i]) - 1,
 			SectorsPerTrack: spts[i],
-			TrackSkew:       skew(float64(p.HeadSwitch) / 1e9),
+			TrackSkew:       skew(hs),
 			CylinderSkew:    skew(cs),
 		})
 		first += int(cyls[i])
 	}
-	if err := p.Validate(); err != nil {
-		return Params{}, fmt.Errorf("disk: Spec %s: %w", s.Name, err)
-	}
-	return p, nil
+	return zones
 }
