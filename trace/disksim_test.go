@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,9 +61,9 @@ func TestDiskSimReaderMalformed(t *testing.T) {
 // TestDiskSimSample reads DiskSim 4.0's ascii.trace excerpt shared beside
 // the repository: 100,000 requests on devices 0-30, 80% reads.
 func TestDiskSimSample(t *testing.T) {
-	f, err := os.Open(filepath.Join(dsShared, "disksim-ascii.trace"))
+	f, err := os.Open(sample(t, "disksim-ascii.trace"))
 	if err != nil {
-		t.Skipf("shared traces absent: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	recs, err := dsDrain(t, NewDiskSimReader(f, "disksim-ascii.trace"))

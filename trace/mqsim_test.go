@@ -2,7 +2,6 @@ package trace
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,9 +84,9 @@ func TestMQSimSamples(t *testing.T) {
 		{"tpcc-small.disksim-ns.trace", 6999, 4381, 15, -1},
 		{"websearch-small.disksim-ns.trace", 24783, 24779, 5, 60.066625}, // 24,783 lines, the last without a newline
 	} {
-		r, format, c, err := Open(filepath.Join(dsShared, tc.file), "auto")
+		r, format, c, err := Open(sample(t, tc.file), "auto")
 		if err != nil {
-			t.Skipf("shared traces absent: %v", err)
+			t.Fatal(err)
 		}
 		recs, err := dsDrain(t, r)
 		c.Close()

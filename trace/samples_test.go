@@ -2,25 +2,24 @@ package trace
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/raidsim/raidsim/internal/shareddata"
 	"github.com/raidsim/raidsim/sim"
 )
 
-// samplesDir holds excerpts of published traces, outside the project (see
-// its README). Tests that use it skip when it is absent.
-const samplesDir = "../../shared/traces"
+// TestMain names, in go test's output, the tests that skipped because the
+// trace samples beside the repository (../shared/traces) are absent.
+func TestMain(m *testing.M) { shareddata.Main(m) }
 
+// sample returns the path of an excerpt of a published trace in
+// ../shared/traces, outside the project (see its README), or skips t when
+// it is absent.
 func sample(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join(samplesDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real sample %s not present (%v); skipping", p, err)
-	}
-	return p
+	return shareddata.Dir(t, "traces", name)
 }
 
 func TestRealSamples(t *testing.T) {
@@ -67,7 +66,7 @@ func TestRealSamples(t *testing.T) {
 	// are tested on hand-written fixtures and by fuzzing.
 	for _, f := range []Format{FormatSPC, FormatBlkparse, FormatFio, FormatAlibaba, FormatCSV} {
 		t.Run(string(f), func(t *testing.T) {
-			t.Skipf("no real %s sample in %s (its README lists none)", f, samplesDir)
+			t.Skipf("no real %s sample in ../shared/traces (its README lists none)", f)
 		})
 	}
 }

@@ -4,16 +4,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/raidsim/raidsim/sim"
 )
-
-// dsShared is the folder of shared trace samples beside the repository.
-const dsShared = "../../shared/traces"
 
 func dsDrain(t *testing.T, r Reader) ([]Record, error) {
 	t.Helper()
@@ -96,9 +92,9 @@ func TestValidateSamples(t *testing.T) {
 		{"atlas10k.validate.trace", 10000, 6569, 3.893},
 		{"hp_c3323a.validate.trace", 9074, 6113, 15.765},
 	} {
-		f, err := os.Open(filepath.Join(dsShared, tc.file))
+		f, err := os.Open(sample(t, tc.file))
 		if err != nil {
-			t.Skipf("shared traces absent: %v", err)
+			t.Fatal(err)
 		}
 		recs, err := dsDrain(t, NewValidateReader(f, tc.file))
 		f.Close()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raidsim/raidsim/internal/shareddata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,14 +47,10 @@ func TestGenReplaysToTheSameReport(t *testing.T) {
 }
 
 // sharedTrace returns the path of a sample under ../shared/traces, or
-// skips the test when the folder is absent.
+// skips the test when it is absent.
 func sharedTrace(t *testing.T, name string) string {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "traces", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared trace sample %s not present: %v", name, err)
-	}
-	return path
+	return shareddata.Dir(t, "traces", name)
 }
 
 func TestRunMSRTraceShowsRecordedLatency(t *testing.T) {

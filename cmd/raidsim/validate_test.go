@@ -8,20 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/raidsim/raidsim/internal/shareddata"
 )
 
-const (
-	sharedModelsDir = "../../../shared/disksim-models"
-	sharedTracesDir = "../../../shared/traces"
-)
+// TestMain names, in go test's output, the tests that skipped because the
+// data beside the repository (../shared: DiskSim's models, trace samples)
+// is absent.
+func TestMain(m *testing.M) { shareddata.Main(m) }
 
-func needSharedValidation(t *testing.T) {
+// validationFiles returns the paths of a drive's DiskSim model and its
+// measured validate trace in ../shared, or skips t when either is absent.
+func validationFiles(t *testing.T, drive string) (model, trace string) {
 	t.Helper()
-	for _, d := range []string{sharedModelsDir, sharedTracesDir} {
-		if _, err := os.Stat(d); err != nil {
-			t.Skipf("shared data absent: %v", err)
-		}
-	}
+	return shareddata.Dir(t, "disksim-models", drive+".parv"), shareddata.Dir(t, "traces", drive+".validate.trace")
 }
 
 // TestValidateFigures pins raidsim's fit to the two measured traces:
@@ -29,7 +29,6 @@ func needSharedValidation(t *testing.T) {
 // 0.306 ms (hp_c3323a); raidsim must do at least as well with the mean
 // within 2%, and the pinned figures show any regression.
 func TestValidateFigures(t *testing.T) {
-	needSharedValidation(t)
 	for _, tc := range []struct {
 		drive          string
 		requests       int
@@ -41,9 +40,9 @@ func TestValidateFigures(t *testing.T) {
 		{"atlas10k", 10000, 3.893, 3.865, 0.110, 0.268},
 		{"hp_c3323a", 9074, 15.765, 15.845, 0.250, 0.306},
 	} {
+		model, trace := validationFiles(t, tc.drive)
 		var out, errb bytes.Buffer
-		err := runValidate([]string{"--disksim", filepath.Join(sharedModelsDir, tc.drive+".parv"),
-			"--trace", filepath.Join(sharedTracesDir, tc.drive+".validate.trace"), "--json"}, &out, &errb)
+		err := runValidate([]string{"--disksim", model, "--trace", trace, "--json"}, &out, &errb)
 		if err != nil {
 			t.Fatalf("%s: %v %s", tc.drive, err, errb.String())
 		}
@@ -76,11 +75,10 @@ func TestValidateFigures(t *testing.T) {
 
 // TestValidateOutput checks the text report, the text plot and the SVG.
 func TestValidateOutput(t *testing.T) {
-	needSharedValidation(t)
+	model, trace := validationFiles(t, "hp_c3323a")
 	svg := filepath.Join(t.TempDir(), "cdf.svg")
 	var out, errb bytes.Buffer
-	args := []string{"--disksim", filepath.Join(sharedModelsDir, "hp_c3323a.parv"),
-		"--trace", filepath.Join(sharedTracesDir, "hp_c3323a.validate.trace"), "--format", "validate", "-v"}
+	args := []string{"--disksim", model, "--trace", trace, "--format", "validate", "-v"}
 	if err := runValidate(append(args, "--plot", "text"), &out, &errb); err != nil {
 		t.Fatal(err, errb.String())
 	}

@@ -14,14 +14,11 @@ import (
 // mapping), per-case overheads and zero-latency access must keep every
 // device invariant, with real bytes.
 func TestConformance(t *testing.T) {
-	files := []string{"testdata/mini.parv"}
-	for _, f := range []string{"atlas10k.parv", "hp_c3323a.parv"} {
-		files = append(files, filepath.Join(sharedModels, f))
-	}
-	for _, f := range files {
+	files := []string{"testdata/mini.parv", "atlas10k.parv", "hp_c3323a.parv"}
+	for i, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			if f != files[0] {
-				needShared(t)
+			if i > 0 {
+				f = sharedModel(t, f)
 			}
 			p, _, err := Load(f)
 			if err != nil {

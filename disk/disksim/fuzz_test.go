@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/internal/shareddata"
 	"github.com/raidsim/raidsim/sim"
 )
 
@@ -25,8 +26,11 @@ func FuzzParse(f *testing.F) {
 		f.Add(string(b))
 	}
 	for _, n := range []string{"atlas10k.parv", "hp_c3323a_validate.model", "atlas10k.diskspecs"} {
-		if b, err := os.ReadFile(filepath.Join(sharedModels, n)); err == nil {
-			f.Add(string(b))
+		// DiskSim's validated models add seeds when ../shared is there.
+		if p, ok := shareddata.Lookup("disksim-models", n); ok {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(string(b))
+			}
 		}
 	}
 	f.Add("source mini.diskspecs\ninstantiate [ d ] as MINI\n")

@@ -10,23 +10,24 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/internal/shareddata"
 )
 
-// sharedModels is the folder of DiskSim's validated models beside the
-// repository; tests that need it skip when it is absent.
-const sharedModels = "../../../shared/disksim-models"
+// TestMain names, in go test's output, the tests that skipped because
+// DiskSim's validated models beside the repository
+// (../shared/disksim-models) are absent.
+func TestMain(m *testing.M) { shareddata.Main(m) }
 
-func needShared(t *testing.T) {
+// sharedModel returns the path of one of DiskSim's validated model files
+// in ../shared/disksim-models, or skips t when it is absent.
+func sharedModel(t testing.TB, name string) string {
 	t.Helper()
-	if _, err := os.Stat(sharedModels); err != nil {
-		t.Skipf("shared models absent: %v", err)
-	}
+	return shareddata.Dir(t, "disksim-models", name)
 }
 
 // TestLoadShared loads both validated models and checks the geometry
 // against the figures stated in their files.
 func TestLoadShared(t *testing.T) {
-	needShared(t)
 	for _, tc := range []struct {
 		file                      string
 		name                      string
@@ -64,7 +65,7 @@ func TestLoadShared(t *testing.T) {
 			readHitAfterWrite: 1387 * time.Microsecond, rdCmpl: 241 * time.Microsecond,
 		},
 	} {
-		p, rep, err := Load(filepath.Join(sharedModels, tc.file))
+		p, rep, err := Load(sharedModel(t, tc.file))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}

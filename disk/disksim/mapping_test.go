@@ -16,10 +16,10 @@ import (
 // checked at every LBA; the shared drives at every 61st LBA and around
 // every slip and zone boundary.
 func TestMappingReference(t *testing.T) {
-	files := []string{"testdata/mini.parv", filepath.Join(sharedModels, "atlas10k.parv"), filepath.Join(sharedModels, "hp_c3323a.parv")}
+	files := []string{"testdata/mini.parv", "atlas10k.parv", "hp_c3323a.parv"}
 	for i, f := range files {
 		if i > 0 {
-			needShared(t)
+			f = sharedModel(t, f)
 		}
 		p, _, err := Load(f)
 		if err != nil {
