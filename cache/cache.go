@@ -41,6 +41,7 @@ type Cache struct {
 	parked    []parked // host reads waiting for a read-ahead in flight
 	missKids  []*child // scratch: the misses of one read
 	reserved  int64    // room promised to writes whose ack is pending
+	stallFrom sim.Time // when the stalled queue last became non-empty
 	destaging int64    // memory charged to destages in flight
 	destBytes int64    // bytes of destages in flight
 
@@ -68,6 +69,10 @@ type Cache struct {
 
 	st   Stats
 	dacc dirtyAcc
+	// droppedWrites is the share of absorbed writes whose dirty data was
+	// superseded by a write sent around the cache or lost in a crash:
+	// it left the cache without a destage (see Stats.CoalescedWrites).
+	droppedWrites float64
 }
 
 // host is the cache's record of one request from above.
@@ -348,6 +353,9 @@ func (c *Cache) write(h *host) {
 	}
 	if len(c.stalled) > 0 || !c.reserve(h) {
 		h.stallStart = c.eng.Now()
+		if len(c.stalled) == 0 {
+			c.stallFrom = h.stallStart
+		}
 		c.stalled = append(c.stalled, h)
 		c.st.Stalls++
 		if c.st.FilledAt == sim.Never {
@@ -397,7 +405,10 @@ func (c *Cache) admit() {
 		c.stalled[len(c.stalled)-1] = nil
 		c.stalled = c.stalled[:len(c.stalled)-1]
 		now := c.eng.Now()
-		c.st.StallTime += now.Sub(h.stallStart)
+		c.st.StallWaitSum += now.Sub(h.stallStart)
+		if len(c.stalled) == 0 {
+			c.st.StallTime += now.Sub(c.stallFrom)
+		}
 		c.obs.OnPhase(c.name, h.r, sim.PhaseQueue, h.stallStart, now)
 		c.eng.After(c.hitTime(h.r.Length), c.ack, h)
 	}
@@ -429,6 +440,7 @@ func (c *Cache) absorb(off, end int64, data []byte, now sim.Time) {
 	ov := c.dirty.overlapping(off, end, true)
 	c.merge = append(c.merge[:0], ov...)
 	var overlap int64
+	writes := 1.0 // this write and those it overwrites
 	same := c.merge[:0]
 	for _, e := range c.merge {
 		if e.off < end && e.end > off {
@@ -436,8 +448,9 @@ func (c *Cache) absorb(off, end int64, data []byte, now sim.Time) {
 		}
 		if e.epoch == c.epoch {
 			same = append(same, e)
+			writes += e.writes
 		} else if e.off < end && e.end > off {
-			c.cutDirty(e, off, end) // older epoch: superseded, not merged
+			writes += c.cutDirty(e, off, end) // older epoch: superseded, not merged
 		}
 	}
 	c.st.OverwrittenBytes += overlap
@@ -446,7 +459,7 @@ func (c *Cache) absorb(off, end int64, data []byte, now sim.Time) {
 		if data != nil {
 			e.data = append([]byte(nil), data...)
 		}
-		e.epoch, e.lastWrite, e.born = c.epoch, now, now
+		e.epoch, e.lastWrite, e.born, e.writes = c.epoch, now, now, writes
 		c.dirty.insert(e)
 		c.lrw.pushBack(e)
 		c.age.pushBack(e)
@@ -492,7 +505,7 @@ func (c *Cache) absorb(off, end int64, data []byte, now sim.Time) {
 		c.freeExtent(e)
 	}
 	c.dirty.setRange(keep, lo, hi)
-	keep.lastWrite = now
+	keep.lastWrite, keep.writes = now, writes
 	if overlap > 0 {
 		keep.ref = true
 	}
@@ -500,8 +513,11 @@ func (c *Cache) absorb(off, end int64, data []byte, now sim.Time) {
 }
 
 // cutDirty removes [off, end) from the dirty extent e, splitting it when
-// the range lies inside.
-func (c *Cache) cutDirty(e *extent, off, end int64) {
+// the range lies inside. It returns the share of e's writes the range
+// took, in proportion to its bytes; what is left of e keeps the rest.
+func (c *Cache) cutDirty(e *extent, off, end int64) float64 {
+	w := e.writes
+	share := func(a, b int64) float64 { return w * float64(b-a) / float64(e.end-e.off) }
 	switch {
 	case off <= e.off && e.end <= end:
 		c.dirty.remove(e)
@@ -509,10 +525,13 @@ func (c *Cache) cutDirty(e *extent, off, end int64) {
 		c.age.unlink(e)
 		c.live.add(e.epoch, -1)
 		c.freeExtent(e)
+		return w
 	case e.off < off && end < e.end:
 		r := c.newExtent(end, e.end)
 		r.data = e.dataRange(end, e.end)
 		r.epoch, r.lastWrite, r.ref, r.born = e.epoch, e.lastWrite, e.ref, e.born
+		r.writes = share(end, e.end)
+		e.writes = share(e.off, off)
 		if e.data != nil {
 			e.data = e.data[: off-e.off : off-e.off]
 		}
@@ -521,23 +540,29 @@ func (c *Cache) cutDirty(e *extent, off, end int64) {
 		c.lrw.insertAfter(r, e)
 		c.age.insertAfter(r, e)
 		c.live.add(r.epoch, 1)
+		return w - r.writes - e.writes
 	case e.off < off:
 		if e.data != nil {
 			e.data = e.data[: off-e.off : off-e.off]
 		}
+		e.writes = share(e.off, off)
 		c.dirty.setRange(e, e.off, off)
 	default:
 		e.data = e.dataRange(end, e.end)
+		e.writes = share(end, e.end)
 		c.dirty.setRange(e, end, e.end)
 	}
+	return w - e.writes
 }
 
-// trimDirty removes [off, end) from every dirty extent.
+// trimDirty removes [off, end) from every dirty extent, for a write
+// that went below around the cache: the writes it supersedes leave the
+// cache without a destage.
 func (c *Cache) trimDirty(off, end int64) {
 	ov := c.dirty.overlapping(off, end, false)
 	c.merge = append(c.merge[:0], ov...)
 	for _, e := range c.merge {
-		c.cutDirty(e, off, end)
+		c.droppedWrites += c.cutDirty(e, off, end)
 	}
 }
 

@@ -37,6 +37,7 @@ func (c *Cache) Crash() []Extent {
 	}
 	for e := c.lrw.head; e != nil; {
 		next := c.lrw.next(e)
+		c.droppedWrites += e.writes
 		c.dirty.remove(e)
 		c.live.add(e.epoch, -1)
 		c.freeExtent(e)

@@ -209,7 +209,7 @@ func (c *Cache) startDestage(e *extent, a, b int64) {
 	p := c.newExtent(a, b)
 	p.data = e.dataRange(a, b)
 	p.epoch, p.lastWrite, p.destage = e.epoch, e.lastWrite, true
-	c.cutDirty(e, a, b)
+	c.st.CoalescedWrites += c.cutDirty(e, a, b)
 	c.live.add(p.epoch, 1)
 	c.busy.insert(p)
 	c.outstanding++

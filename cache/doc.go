@@ -66,10 +66,11 @@
 //
 // A write that finds memory full (after evicting clean data), or dirty
 // data at Config.MaxDirty, waits, in arrival order, until destages free
-// room; Stats counts these stalls and their time, and Stats.FilledAt says
-// when the first one happened. A write larger than MaxDirty goes straight
-// below. MaxDirty below Size bounds what a crash of a volatile cache
-// loses while the rest of the memory still caches reads.
+// room; Stats counts these stalls and the time they cover, and
+// Stats.FilledAt says when the first one happened. A write larger than
+// MaxDirty goes straight below. MaxDirty below Size bounds what a crash
+// of a volatile cache loses while the rest of the memory still caches
+// reads.
 //
 // # FLUSH and FUA
 //
@@ -90,9 +91,12 @@
 // # Statistics
 //
 // [Cache.Stats] reports read hit ratios by request and by byte, writes
-// absorbed, the coalescing factor (absorbed host writes per destage
-// write), the fraction of destages that were full stripes, peak and
-// time-weighted mean dirty bytes, stalls and their time, and when the
+// absorbed, the coalescing factor (the host writes each destage write
+// carried below: writes still dirty do not count, and a write overwritten
+// while dirty counts with the destage of the data that replaced it), the
+// fraction of destages that were full stripes, peak and time-weighted
+// mean dirty bytes, stalls, the time during which writes were stalled
+// (the union of their waits) and the sum of their waits, and when the
 // cache first filled and first reached the high water mark.
 //
 // # Allocation

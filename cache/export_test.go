@@ -1,86 +1,104 @@
 package cache
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // CheckInvariants reports the first broken internal invariant, for the
 // property test: trees sorted and disjoint with correct totals, lists
 // holding exactly their tree's extents (the age list in birth order),
-// epoch counts matching, no data of the wrong length.
+// epoch counts and destages in flight matching their counters, no data
+// of the wrong length, and every absorbed write accounted for (dirty,
+// carried below by a destage, or dropped).
 func (c *Cache) CheckInvariants() error {
-	check := func(name string, t *extentTree, l *list, age *list) error {
-		var bytes, charge int64
-		n := 0
-		prevEnd := int64(-1)
-		var err error
-		in := map[*extent]bool{}
-		t.t.Ascend(func(e *extent) bool {
-			switch {
-			case e.off >= e.end:
-				err = fmt.Errorf("%s: empty extent [%d, %d)", name, e.off, e.end)
-			case e.off < prevEnd:
-				err = fmt.Errorf("%s: extent [%d, %d) overlaps the one before (ending %d)", name, e.off, e.end, prevEnd)
-			case e.data != nil && int64(len(e.data)) != e.end-e.off:
-				err = fmt.Errorf("%s: extent [%d, %d) has %d bytes of data", name, e.off, e.end, len(e.data))
-			}
-			prevEnd = e.end
-			bytes += e.end - e.off
-			charge += t.chargeOf(e.off, e.end)
-			n++
-			in[e] = true
-			return err == nil
-		})
-		if err != nil {
+	if err := checkTree("dirty", c.dirty, &c.lrw, &c.age); err != nil {
+		return err
+	}
+	if err := checkTree("clean", c.clean, &c.lru); err != nil {
+		return err
+	}
+	if err := checkTree("busy", c.busy); err != nil {
+		return err
+	}
+	if err := c.checkEpochs(); err != nil {
+		return err
+	}
+	if err := c.checkDestages(); err != nil {
+		return err
+	}
+	return c.checkWrites()
+}
+
+// checkTree checks that t's extents are non-empty, sorted, disjoint, with
+// data of their length and the tree's totals, and that each list holds
+// exactly them.
+func checkTree(name string, t *extentTree, lists ...*list) error {
+	var bytes, charge int64
+	prevEnd := int64(-1)
+	var err error
+	in := map[*extent]bool{}
+	t.t.Ascend(func(e *extent) bool {
+		switch {
+		case e.off >= e.end:
+			err = fmt.Errorf("%s: empty extent [%d, %d)", name, e.off, e.end)
+		case e.off < prevEnd:
+			err = fmt.Errorf("%s: extent [%d, %d) overlaps the one before (ending %d)", name, e.off, e.end, prevEnd)
+		case e.data != nil && int64(len(e.data)) != e.end-e.off:
+			err = fmt.Errorf("%s: extent [%d, %d) has %d bytes of data", name, e.off, e.end, len(e.data))
+		}
+		prevEnd = e.end
+		bytes += e.end - e.off
+		charge += t.chargeOf(e.off, e.end)
+		in[e] = true
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	if bytes != t.bytes || charge != t.charge {
+		return fmt.Errorf("%s: totals %d bytes %d charge, extents sum to %d and %d", name, t.bytes, t.charge, bytes, charge)
+	}
+	for _, l := range lists {
+		if err := checkList(name, l, in); err != nil {
 			return err
 		}
-		if bytes != t.bytes || charge != t.charge {
-			return fmt.Errorf("%s: totals %d bytes %d charge, extents sum to %d and %d", name, t.bytes, t.charge, bytes, charge)
+	}
+	return nil
+}
+
+// checkList checks that l links exactly the extents of in, with
+// consistent back links, the age list (i = 1) in birth order.
+func checkList(name string, l *list, in map[*extent]bool) error {
+	m := 0
+	var prev *extent
+	for e := l.head; e != nil; e = l.next(e) {
+		if !in[e] {
+			return fmt.Errorf("%s: list %d holds an extent [%d, %d) not in the tree", name, l.i, e.off, e.end)
 		}
-		for _, l := range []*list{l, age} {
-			if l == nil {
-				continue
-			}
-			m := 0
-			var prev *extent
-			for e := l.head; e != nil; e = l.next(e) {
-				if !in[e] {
-					return fmt.Errorf("%s: list %d holds an extent [%d, %d) not in the tree", name, l.i, e.off, e.end)
-				}
-				if e.lk[l.i].prev != prev {
-					return fmt.Errorf("%s: list %d broken back link", name, l.i)
-				}
-				if l.i == 1 && prev != nil && prev.born > e.born {
-					return fmt.Errorf("%s: age list out of order", name)
-				}
-				prev = e
-				m++
-			}
-			if l.tail != prev || m != n {
-				return fmt.Errorf("%s: list %d holds %d extents, tree %d", name, l.i, m, n)
-			}
+		if e.lk[l.i].prev != prev {
+			return fmt.Errorf("%s: list %d broken back link", name, l.i)
 		}
-		return nil
+		if l.i == 1 && prev != nil && prev.born > e.born {
+			return fmt.Errorf("%s: age list out of order", name)
+		}
+		prev = e
+		m++
 	}
-	if err := check("dirty", c.dirty, &c.lrw, &c.age); err != nil {
-		return err
+	if l.tail != prev || m != len(in) {
+		return fmt.Errorf("%s: list %d holds %d extents, tree %d", name, l.i, m, len(in))
 	}
-	if err := check("clean", c.clean, &c.lru, nil); err != nil {
-		return err
-	}
-	if err := check("busy", c.busy, nil, nil); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkEpochs checks the live counts of each flush epoch against the
+// dirty extents and destages in flight.
+func (c *Cache) checkEpochs() error {
 	counts := map[uint64]int{}
 	c.dirty.t.Ascend(func(e *extent) bool { counts[e.epoch]++; return true })
-	var destaging, destBytes int64
-	outstanding := 0
 	c.busy.t.Ascend(func(e *extent) bool {
 		if e.destage {
 			counts[e.epoch]++
-			outstanding++
-			if !e.orphan {
-				destaging += c.busy.chargeOf(e.off, e.end)
-				destBytes += e.end - e.off
-			}
 		}
 		return true
 	})
@@ -96,12 +114,54 @@ func (c *Cache) CheckInvariants() error {
 			return fmt.Errorf("epoch %d: counted %d extents, live says %d", ep, n, got)
 		}
 	}
+	return nil
+}
+
+// checkDestages checks the counters of destages in flight and of
+// reserved room.
+func (c *Cache) checkDestages() error {
+	var destaging, destBytes int64
+	outstanding := 0
+	c.busy.t.Ascend(func(e *extent) bool {
+		if e.destage {
+			outstanding++
+			if !e.orphan {
+				destaging += c.busy.chargeOf(e.off, e.end)
+				destBytes += e.end - e.off
+			}
+		}
+		return true
+	})
 	if outstanding != c.outstanding || destaging != c.destaging || destBytes != c.destBytes {
 		return fmt.Errorf("destages in flight: %d, %d charge, %d bytes; counters say %d, %d, %d",
 			outstanding, destaging, destBytes, c.outstanding, c.destaging, c.destBytes)
 	}
 	if c.reserved < 0 || c.outstanding > c.cfg.MaxOutstandingDestages {
 		return fmt.Errorf("reserved %d, outstanding %d", c.reserved, c.outstanding)
+	}
+	return nil
+}
+
+// checkWrites checks that every absorbed write is accounted for: the
+// shares held by dirty extents, carried below by destages
+// (Stats.CoalescedWrites) and dropped sum to Stats.WritesAbsorbed.
+func (c *Cache) checkWrites() error {
+	var dirty float64
+	var err error
+	c.dirty.t.Ascend(func(e *extent) bool {
+		if !(e.writes > 0) {
+			err = fmt.Errorf("dirty extent [%d, %d) stands for %g writes", e.off, e.end, e.writes)
+		}
+		dirty += e.writes
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	absorbed := float64(c.st.WritesAbsorbed)
+	if sum := dirty + c.st.CoalescedWrites + c.droppedWrites; math.Abs(sum-absorbed) > 1e-9*max(1, absorbed) {
+		return fmt.Errorf("%g writes absorbed, but %g dirty + %g destaged + %g dropped = %g",
+			absorbed, dirty, c.st.CoalescedWrites, c.droppedWrites, sum)
 	}
 	return nil
 }

@@ -39,6 +39,11 @@ type extent struct {
 	// destage marks an in-flight extent that is a destage (else a
 	// write-through or FUA write of a host request).
 	destage bool
+	// writes is the number of absorbed host writes a dirty extent stands
+	// for: the writes merged into it and those it overwrote, a write cut
+	// between extents counting in each for the share of its bytes each
+	// holds (see Stats.CoalescedWrites).
+	writes float64
 }
 
 func lessExtent(a, b *extent) bool { return a.off < b.off }

@@ -58,6 +58,7 @@ func propConfig(rng *rand.Rand) cache.Config {
 // random service times and checks the data it sees.
 type propRun struct {
 	t        *testing.T
+	seed     uint64
 	rng      *rand.Rand
 	eng      *sim.Engine
 	c        *cache.Cache
@@ -227,6 +228,25 @@ func (p *propRun) randRequest() *sim.Request {
 }
 
 func runProperty(t *testing.T, seed uint64) {
+	p := newPropRun(t, seed)
+	total := 200 + p.rng.IntN(600)
+	depth := 1 + p.rng.IntN(16)
+	crashAt := -1
+	if p.rng.IntN(2) == 0 {
+		crashAt = p.rng.IntN(total)
+	}
+	p.drive(total, depth, crashAt)
+	if crashAt < 0 || p.cfg.NonVolatile {
+		p.finish()
+	}
+	require.Empty(t, p.failures, p.report())
+	checkedReads += p.checked
+	addTotals(p.c.Stats())
+}
+
+// newPropRun draws a configuration and device latencies from seed and
+// makes the cache over a MemDevice.
+func newPropRun(t *testing.T, seed uint64) *propRun {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	eng := sim.NewEngine(seed)
 	cfg := propConfig(rng)
@@ -245,62 +265,74 @@ func runProperty(t *testing.T, seed uint64) {
 	lat := eng.Rand("latency")
 	slow := time.Duration(1+rng.IntN(2000)) * time.Microsecond
 	dev.SetLatency(func(r *sim.Request) time.Duration { return time.Duration(lat.Int64N(int64(slow))) })
-	p := &propRun{t: t, rng: rng, eng: eng, c: c, dev: dev, cfg: c.Config(), size: size,
+	return &propRun{t: t, seed: seed, rng: rng, eng: eng, c: c, dev: dev, cfg: c.Config(), size: size,
 		model: make([]byte, size), out: map[*sim.Request]*op{}}
+}
 
-	total := 200 + rng.IntN(600)
-	depth := 1 + rng.IntN(16)
-	crashAt := -1
-	if rng.IntN(2) == 0 {
-		crashAt = rng.IntN(total)
-	}
-	report := func() string {
-		return fmt.Sprintf("seed %d (reproduce with go test ./cache -run TestProperty -cache.seed=%d; CACHE_WATCH=<offset> logs the traffic at one byte)\nconfig %+v\n%v",
-			seed, seed, p.cfg, p.failures)
-	}
+// report says how to reproduce the run and what failed.
+func (p *propRun) report() string {
+	return fmt.Sprintf("seed %d (reproduce with go test ./cache -run TestProperty -cache.seed=%d; CACHE_WATCH=<offset> logs the traffic at one byte)\nconfig %+v\n%v",
+		p.seed, p.seed, p.cfg, p.failures)
+}
+
+// drive submits total random requests, at most depth outstanding,
+// checking the invariants after each, and crashes the cache after
+// request crashAt (if not negative); a volatile cache stops there.
+func (p *propRun) drive(total, depth, crashAt int) {
 	for i := 0; i < total; i++ {
 		for len(p.out) >= depth {
-			if !eng.Step() {
-				t.Fatalf("engine idle with %d requests outstanding: %s", len(p.out), report())
+			if !p.eng.Step() {
+				p.t.Fatalf("engine idle with %d requests outstanding: %s", len(p.out), p.report())
 			}
 		}
 		p.submit(p.randRequest())
-		if rng.IntN(3) > 0 {
-			eng.RunUntil(eng.Now().Add(time.Duration(rng.IntN(300)) * time.Microsecond))
+		if p.rng.IntN(3) > 0 {
+			p.eng.RunUntil(p.eng.Now().Add(time.Duration(p.rng.IntN(300)) * time.Microsecond))
 		}
-		if err := c.CheckInvariants(); err != nil {
-			p.fail("after request %d at %v: %v", i, eng.Now(), err)
-		}
+		p.checkInvariants("after request %d at %v", i, p.eng.Now())
 		if i == crashAt {
 			p.crash()
-			if !cfg.NonVolatile {
+			p.checkInvariants("after the crash at %v", p.eng.Now())
+			if !p.cfg.NonVolatile {
 				break
 			}
 		}
 		if len(p.failures) > 0 {
-			t.Fatal(report())
+			p.t.Fatal(p.report())
 		}
 	}
-	if crashAt < 0 || cfg.NonVolatile {
-		eng.Run()
-		require.Empty(t, p.out, "requests never completed: %s", report())
-		// Everything acknowledged reads back, and a final flush makes the
-		// device equal to the model.
-		p.submit(&sim.Request{Op: sim.Read, Offset: 0, Length: size, Data: make([]byte, size)})
-		p.submit(&sim.Request{Op: sim.Flush})
-		eng.Run()
-		if !cfg.NVIgnoresFlush {
-			got := make([]byte, size)
-			_, _ = dev.ReadAt(got, 0)
-			if i := firstDiff(got, p.model); i >= 0 {
-				p.fail("after the final flush the device differs at byte %d", i)
-			}
-			require.Zero(t, c.DirtyBytes(), report())
-		}
+}
+
+// checkInvariants records a failure, placed by the format and args, if
+// the cache's invariants are broken.
+func (p *propRun) checkInvariants(format string, args ...any) {
+	if err := p.c.CheckInvariants(); err != nil {
+		p.fail("%s: %v", fmt.Sprintf(format, args...), err)
 	}
-	require.Empty(t, p.failures, report())
-	checkedReads += p.checked
-	st := c.Stats()
+}
+
+// finish runs what is outstanding, then checks that everything
+// acknowledged reads back and that a final flush makes the device equal
+// to the model.
+func (p *propRun) finish() {
+	p.eng.Run()
+	require.Empty(p.t, p.out, "requests never completed: %s", p.report())
+	p.submit(&sim.Request{Op: sim.Read, Offset: 0, Length: p.size, Data: make([]byte, p.size)})
+	p.submit(&sim.Request{Op: sim.Flush})
+	p.eng.Run()
+	p.checkInvariants("at the end")
+	if !p.cfg.NVIgnoresFlush {
+		got := make([]byte, p.size)
+		_, _ = p.dev.ReadAt(got, 0)
+		if i := firstDiff(got, p.model); i >= 0 {
+			p.fail("after the final flush the device differs at byte %d", i)
+		}
+		require.Zero(p.t, p.c.DirtyBytes(), p.report())
+	}
+}
+
+// addTotals adds a run's counts to propTotals.
+func addTotals(st cache.Stats) {
 	propTotals.Stalls += st.Stalls
 	propTotals.Destages += st.Destages
 	propTotals.WriteArounds += st.WriteArounds

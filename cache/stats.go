@@ -26,6 +26,15 @@ type Stats struct {
 	// (write-back); WriteArounds those sent below before acknowledging
 	// (write-through, FUA, larger than the cache, or mode Off).
 	WritesAbsorbed, WriteArounds int64
+	// CoalescedWrites is the number of absorbed host writes the destage
+	// writes so far have carried below. A destage carries the writes
+	// whose data it takes out of the dirty data, and with them the
+	// writes those overwrote while dirty; a write whose data is split
+	// between destages counts in each for the share of its bytes each
+	// took, hence the fraction. Writes still dirty are not counted, nor
+	// are those superseded by a write sent around the cache (FUA,
+	// write-through) or lost in a crash.
+	CoalescedWrites float64
 	// OverwrittenBytes is the bytes of absorbed writes that landed on
 	// dirty data, which therefore never had to be destaged.
 	OverwrittenBytes int64
@@ -40,10 +49,16 @@ type Stats struct {
 	BelowFlushes int64
 	// Evictions and EvictedBytes count clean extents dropped for room.
 	Evictions, EvictedBytes int64
-	// Stalls counts writes that found no room and waited; StallTime is
-	// their total wait.
-	Stalls    int64
-	StallTime time.Duration
+	// Stalls counts writes that found no room (memory full, or dirty
+	// data at MaxDirty) and waited.
+	Stalls int64
+	// StallTime is the virtual time during which at least one write was
+	// waiting for room: the union of the waits, so 32 writes waiting
+	// together for 1 ms count 1 ms. StallWaitSum is the sum of every
+	// write's own wait (32 ms for those 32), the stall share of the
+	// host's write latency. Both run to the current virtual time, writes
+	// still waiting included.
+	StallTime, StallWaitSum time.Duration
 	// FilledAt is when a write first found the cache full and had to
 	// wait (sim.Never if none has); HighWaterAt is when dirty data first
 	// reached the high water mark.
@@ -70,9 +85,17 @@ func (s Stats) ReadHitRatio() float64 { return ratio(s.ReadHits, s.Reads) }
 // memory, or 0 before any read.
 func (s Stats) ByteHitRatio() float64 { return ratio(s.ReadHitBytes, s.ReadBytes) }
 
-// CoalescingFactor returns absorbed host writes per destage write, or 0
-// before any destage.
-func (s Stats) CoalescingFactor() float64 { return ratio(s.WritesAbsorbed, s.Destages) }
+// CoalescingFactor returns the host writes each destage write carried
+// below on average, CoalescedWrites / Destages, or 0 before any destage:
+// 256 for a stream of 4 KiB writes destaged in 1 MiB writes, 1000 for
+// 1000 overwrites of one block destaged once, 0.25 for a 1 MiB write
+// destaged in four. Writes still dirty do not raise it.
+func (s Stats) CoalescingFactor() float64 {
+	if s.Destages == 0 {
+		return 0
+	}
+	return s.CoalescedWrites / float64(s.Destages)
+}
 
 // FullStripeFraction returns the fraction of destages that were whole
 // stripes, or 0 before any destage.
@@ -80,6 +103,9 @@ func (s Stats) FullStripeFraction() float64 { return ratio(s.FullStripeDestages,
 
 // StallSeconds returns StallTime in seconds.
 func (s Stats) StallSeconds() float64 { return s.StallTime.Seconds() }
+
+// StallWaitSumSeconds returns StallWaitSum in seconds.
+func (s Stats) StallWaitSumSeconds() float64 { return s.StallWaitSum.Seconds() }
 
 func ratio(a, b int64) float64 {
 	if b == 0 {
@@ -117,6 +143,12 @@ func (c *Cache) Stats() Stats {
 		s.DirtyMean = (a.area + float64(a.cur)*float64(now-a.since)) / float64(now-a.start)
 	}
 	s.CleanBytes = c.clean.bytes
+	if len(c.stalled) > 0 {
+		s.StallTime += now.Sub(c.stallFrom)
+		for _, h := range c.stalled {
+			s.StallWaitSum += now.Sub(h.stallStart)
+		}
+	}
 	return s
 }
 
@@ -131,7 +163,8 @@ type Summary struct {
 	// ReadHitRatio is Stats.ReadHitRatio; ByteHitRatio Stats.ByteHitRatio.
 	ReadHitRatio float64 `json:"read_hit_ratio"`
 	ByteHitRatio float64 `json:"byte_hit_ratio"`
-	// CoalescingFactor is absorbed host writes per destage write.
+	// CoalescingFactor is Stats.CoalescingFactor: host writes carried
+	// below per destage write, writes still dirty not counted.
 	CoalescingFactor float64 `json:"coalescing_factor"`
 	// FullStripeDestageFraction is the fraction of destages that were
 	// whole stripes.
@@ -140,16 +173,23 @@ type Summary struct {
 	// mean of acknowledged bytes only in cache memory.
 	DirtyPeakBytes int64   `json:"dirty_peak_bytes"`
 	DirtyMeanBytes float64 `json:"dirty_mean_bytes"`
-	// Stalls and StallSeconds count writes that waited for room and
-	// their total wait in seconds.
-	Stalls       int64   `json:"stalls"`
-	StallSeconds float64 `json:"stall_seconds"`
+	// Stalls counts writes that waited for room. StallSeconds is the
+	// virtual time, in seconds, during which at least one write waited
+	// (Stats.StallTime); StallWaitSumSeconds the sum of every write's
+	// wait, in seconds (Stats.StallWaitSum).
+	Stalls              int64   `json:"stalls"`
+	StallSeconds        float64 `json:"stall_seconds"`
+	StallWaitSumSeconds float64 `json:"stall_wait_sum_seconds"`
 	// FilledAtSeconds is when a write first found the cache full, in
 	// seconds of virtual time, or nil if none has.
 	FilledAtSeconds *float64 `json:"filled_at_seconds,omitempty"`
-	// WritesAbsorbed and Destages are the counts behind CoalescingFactor.
-	WritesAbsorbed int64 `json:"writes_absorbed"`
-	Destages       int64 `json:"destages"`
+	// WritesAbsorbed counts host writes acknowledged from cache memory;
+	// Destages counts destage writes; CoalescedWrites is the absorbed
+	// writes the destages carried (Stats.CoalescedWrites), so
+	// CoalescingFactor is CoalescedWrites / Destages.
+	WritesAbsorbed  int64   `json:"writes_absorbed"`
+	Destages        int64   `json:"destages"`
+	CoalescedWrites float64 `json:"coalesced_writes"`
 }
 
 // Summary returns the report figures of s.
@@ -163,8 +203,10 @@ func (s Stats) Summary() Summary {
 		DirtyMeanBytes:            s.DirtyMean,
 		Stalls:                    s.Stalls,
 		StallSeconds:              s.StallSeconds(),
+		StallWaitSumSeconds:       s.StallWaitSumSeconds(),
 		WritesAbsorbed:            s.WritesAbsorbed,
 		Destages:                  s.Destages,
+		CoalescedWrites:           s.CoalescedWrites,
 	}
 	if s.FilledAt != sim.Never {
 		v := s.FilledAt.Seconds()
