@@ -74,8 +74,7 @@ func BenchmarkArray(b *testing.B) {
 				rng := eng.Rand("bench")
 				blocks := a.Capacity() / 4096
 				left := b.N
-				var done func(*sim.Request)
-				done = func(r *sim.Request) {
+				done := func(r *sim.Request) {
 					if left > 0 {
 						left--
 						r.Offset = rng.Int64N(blocks) * 4096

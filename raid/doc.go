@@ -38,6 +38,10 @@
 // replaced and the old parity) and reconstruct-write (read the data the
 // write leaves alone) are costed in bytes to read and the cheaper runs,
 // ties going to reconstruct-write (Config.Raid5Write can force either).
+// The choice is [PlanStripeWrite], a pure function of the mapping, the
+// write's range, the failed members and the policy: it fills a
+// [StripePlan] with the member bytes to pre-read and to write, and the
+// array carries the plan out.
 // With Config.ParityRate the XOR takes virtual time before the writes go
 // out.
 //
