@@ -336,86 +336,110 @@ func (c Config) StripeBytes() int64 {
 // its value. It does not apply defaults: validate c.WithDefaults() to
 // check what New would use.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("cache: Config."+format, args...))
+	var p problems
+	c.validateMemory(&p)
+	c.validateDestage(&p)
+	c.validateAlign(&p)
+	if c.NVIgnoresFlush && !c.NonVolatile {
+		p.add("NVIgnoresFlush needs NonVolatile")
 	}
+	return errors.Join(p...)
+}
+
+// problems collects Validate's errors.
+type problems []error
+
+// add records a problem with a field: format starts with its name.
+func (p *problems) add(format string, args ...any) {
+	*p = append(*p, fmt.Errorf("cache: Config."+format, args...))
+}
+
+// validateMemory checks the memory and its service: sizes, the mode,
+// read-ahead and hit times.
+func (c Config) validateMemory(p *problems) {
 	if c.Size <= 0 {
-		bad("Size must be positive, got %d bytes", c.Size)
+		p.add("Size must be positive, got %d bytes", c.Size)
 	}
 	if c.Block <= 0 {
-		bad("Block must be positive, got %d bytes", c.Block)
+		p.add("Block must be positive, got %d bytes", c.Block)
 	} else if c.Size > 0 && c.Size < c.Block {
-		bad("Size %d bytes is smaller than Block %d bytes", c.Size, c.Block)
+		p.add("Size %d bytes is smaller than Block %d bytes", c.Size, c.Block)
 	}
 	if c.MaxDirty < 0 || c.MaxDirty > c.Size {
-		bad("MaxDirty must be in 0..Size (%d bytes), got %d bytes", c.Size, c.MaxDirty)
+		p.add("MaxDirty must be in 0..Size (%d bytes), got %d bytes", c.Size, c.MaxDirty)
 	} else if c.MaxDirty > 0 && c.Block > 0 && c.MaxDirty < c.Block {
-		bad("MaxDirty %d bytes is smaller than Block %d bytes", c.MaxDirty, c.Block)
+		p.add("MaxDirty %d bytes is smaller than Block %d bytes", c.MaxDirty, c.Block)
 	}
 	if c.Mode >= numModes {
-		bad("Mode %d is unknown", uint8(c.Mode))
+		p.add("Mode %d is unknown", uint8(c.Mode))
 	}
 	if c.ReadAhead < 0 {
-		bad("ReadAhead must not be negative, got %d bytes", c.ReadAhead)
+		p.add("ReadAhead must not be negative, got %d bytes", c.ReadAhead)
 	}
 	if c.HitLatency < 0 {
-		bad("HitLatency must not be negative, got %v", c.HitLatency)
+		p.add("HitLatency must not be negative, got %v", c.HitLatency)
 	}
 	if c.CopyRate < 0 {
-		bad("CopyRate must not be negative, got %d bytes/s", c.CopyRate)
+		p.add("CopyRate must not be negative, got %d bytes/s", c.CopyRate)
 	}
+}
+
+// validateDestage checks the destage policy, its marks and timers, the
+// order and the size and number of destages.
+func (c Config) validateDestage(p *problems) {
 	if c.Policy >= numPolicies {
-		bad("Policy %d is unknown", uint8(c.Policy))
+		p.add("Policy %d is unknown", uint8(c.Policy))
 	}
 	if !(c.HighWater > 0 && c.HighWater <= 1) {
-		bad("HighWater must be in (0, 1], got %v", c.HighWater)
+		p.add("HighWater must be in (0, 1], got %v", c.HighWater)
 	}
 	if !(c.LowWater >= 0 && c.LowWater < 1) {
-		bad("LowWater must be in [0, 1), got %v", c.LowWater)
+		p.add("LowWater must be in [0, 1), got %v", c.LowWater)
 	}
 	if c.LowWater >= c.HighWater {
-		bad("LowWater %v must be below HighWater %v", c.LowWater, c.HighWater)
+		p.add("LowWater %v must be below HighWater %v", c.LowWater, c.HighWater)
 	}
 	if c.Interval <= 0 {
-		bad("Interval must be positive, got %v", c.Interval)
+		p.add("Interval must be positive, got %v", c.Interval)
 	}
 	if c.Idle <= 0 {
-		bad("Idle must be positive, got %v", c.Idle)
+		p.add("Idle must be positive, got %v", c.Idle)
 	}
 	if c.Order >= numOrders {
-		bad("Order %d is unknown", uint8(c.Order))
+		p.add("Order %d is unknown", uint8(c.Order))
 	}
 	if c.MaxDestageBytes <= 0 {
-		bad("MaxDestageBytes must be positive, got %d bytes", c.MaxDestageBytes)
+		p.add("MaxDestageBytes must be positive, got %d bytes", c.MaxDestageBytes)
 	}
 	if c.MaxOutstandingDestages <= 0 {
-		bad("MaxOutstandingDestages must be positive, got %d", c.MaxOutstandingDestages)
+		p.add("MaxOutstandingDestages must be positive, got %d", c.MaxOutstandingDestages)
 	}
+}
+
+// validateAlign checks the alignment and the stripe geometry it needs.
+func (c Config) validateAlign(p *problems) {
 	switch c.Align {
 	case AlignNone:
+		return
 	case AlignStripe:
-		if c.StripeUnit < 0 {
-			bad("StripeUnit must not be negative, got %d bytes", c.StripeUnit)
-		}
-		if c.DataMembers < 0 {
-			bad("DataMembers must not be negative, got %d", c.DataMembers)
-		}
-		if c.FullStripe < 0 {
-			bad("FullStripe must not be negative, got %d bytes", c.FullStripe)
-		}
-		prod := c.StripeUnit * int64(c.DataMembers)
-		switch {
-		case c.FullStripe <= 0 && prod <= 0:
-			bad("Align stripe needs FullStripe, or StripeUnit and DataMembers, got %d, %d and %d", c.FullStripe, c.StripeUnit, c.DataMembers)
-		case c.FullStripe > 0 && prod > 0 && c.FullStripe != prod:
-			bad("FullStripe %d bytes differs from StripeUnit %d x DataMembers %d", c.FullStripe, c.StripeUnit, c.DataMembers)
-		}
 	default:
-		bad("Align %d is unknown", uint8(c.Align))
+		p.add("Align %d is unknown", uint8(c.Align))
+		return
 	}
-	if c.NVIgnoresFlush && !c.NonVolatile {
-		bad("NVIgnoresFlush needs NonVolatile")
+	if c.StripeUnit < 0 {
+		p.add("StripeUnit must not be negative, got %d bytes", c.StripeUnit)
 	}
-	return errors.Join(errs...)
+	if c.DataMembers < 0 {
+		p.add("DataMembers must not be negative, got %d", c.DataMembers)
+	}
+	if c.FullStripe < 0 {
+		p.add("FullStripe must not be negative, got %d bytes", c.FullStripe)
+	}
+	prod := c.StripeUnit * int64(c.DataMembers)
+	switch {
+	case c.FullStripe <= 0 && prod <= 0:
+		p.add("Align stripe needs FullStripe, or StripeUnit and DataMembers, got %d, %d and %d", c.FullStripe, c.StripeUnit, c.DataMembers)
+	case c.FullStripe > 0 && prod > 0 && c.FullStripe != prod:
+		p.add("FullStripe %d bytes differs from StripeUnit %d x DataMembers %d", c.FullStripe, c.StripeUnit, c.DataMembers)
+	}
 }
