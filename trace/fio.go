@@ -98,71 +98,111 @@ func (f *FioReader) Next() (Record, error) {
 	}
 }
 
+// parse reads one line: a file action (add, open, close) or an I/O
+// action, which it returns with true.
 func (f *FioReader) parse(line []byte) (Record, bool, error) {
-	var rec Record
+	fs, at, err := f.fields(line)
+	if err != nil {
+		return Record{}, false, err
+	}
+	name, act := fs[0], fs[1]
+	if len(fs) == 2 {
+		if done, err := f.fileAction(name, act); done || err != nil {
+			return Record{}, false, err
+		}
+	} else if len(fs) != 4 {
+		return Record{}, false, f.lr.errorf("", "want filename action offset length, got %d fields", len(fs))
+	}
+	rec, ok, err := f.ioAction(act, fs[2:])
+	if !ok || err != nil {
+		return rec, false, err
+	}
+	return f.place(rec, name, at)
+}
+
+// fields splits line into its fields after the timestamp of a version 3
+// log, which it returns (zero in version 2).
+func (f *FioReader) fields(line []byte) ([][]byte, time.Duration, error) {
 	lo, hi := 2, 4
 	if f.version == 3 {
 		lo, hi = 3, 5
 	}
 	n, err := f.split(line, ' ', lo, hi)
 	if err != nil {
-		return rec, false, err
+		return nil, 0, err
 	}
 	fs := f.f[:n]
 	var at time.Duration
 	if f.version == 3 {
 		if at, err = f.ticks("timestamp", fs[0], time.Microsecond); err != nil {
-			return rec, false, err
+			return nil, 0, err
 		}
 		fs = fs[1:]
 	}
-	name, act := fs[0], fs[1]
-	if len(fs) == 2 {
-		switch string(act) {
-		case "add":
-			if _, ok := f.files[string(name)]; !ok {
-				if len(f.files) >= MaxFioFiles {
-					return rec, false, f.lr.errorf("filename", "more than %d files", MaxFioFiles)
-				}
-				f.files[string(name)] = -1 // numbered at its first I/O
+	return fs, at, nil
+}
+
+// fileAction serves an action without offset and length: add, open or
+// close of a file (done), or sync and datasync, I/O actions written
+// without them (not done).
+func (f *FioReader) fileAction(name, act []byte) (done bool, err error) {
+	switch string(act) {
+	case "add":
+		if _, ok := f.files[string(name)]; !ok {
+			if len(f.files) >= MaxFioFiles {
+				return true, f.lr.errorf("filename", "more than %d files", MaxFioFiles)
 			}
-			return rec, false, nil
-		case "open", "close":
-			if _, ok := f.files[string(name)]; !ok {
-				return rec, false, f.lr.errorf("filename", "%q was not added", name)
-			}
-			return rec, false, nil
-		case "sync", "datasync":
-			// An I/O action written without offset and length.
-		default:
-			if isFioIOAction(act) {
-				return rec, false, f.lr.errorf("", "%s needs an offset and a length", act)
-			}
-			return rec, false, f.lr.errorf("action", "%q is not add, open or close", act)
+			f.files[string(name)] = -1 // numbered at its first I/O
 		}
-	} else if len(fs) != 4 {
-		return rec, false, f.lr.errorf("", "want filename action offset length, got %d fields", len(fs))
+		return true, nil
+	case "open", "close":
+		if _, ok := f.files[string(name)]; !ok {
+			return true, f.lr.errorf("filename", "%q was not added", name)
+		}
+		return true, nil
+	case "sync", "datasync":
+		return false, nil
 	}
+	if isFioIOAction(act) {
+		return true, f.lr.errorf("", "%s needs an offset and a length", act)
+	}
+	return true, f.lr.errorf("action", "%q is not add, open or close", act)
+}
+
+// fioOp returns the operation of an I/O action.
+func (f *FioReader) fioOp(act []byte) (sim.Op, error) {
 	switch string(act) {
 	case "read":
-		rec.Op = sim.Read
+		return sim.Read, nil
 	case "write":
-		rec.Op = sim.Write
+		return sim.Write, nil
 	case "sync", "datasync":
-		rec.Op = sim.Flush
+		return sim.Flush, nil
 	case "trim":
+		return 0, nil
 	case "wait":
 		if f.version == 3 {
-			return rec, false, f.lr.errorf("action", "wait is not allowed in version 3")
+			return 0, f.lr.errorf("action", "wait is not allowed in version 3")
 		}
-	default:
-		return rec, false, f.lr.errorf("action", "%q is not read, write, sync, datasync, trim or wait", act)
+		return 0, nil
 	}
-	if len(fs) == 4 {
-		if rec.Offset, err = f.num("offset", fs[2]); err != nil {
+	return 0, f.lr.errorf("action", "%q is not read, write, sync, datasync, trim or wait", act)
+}
+
+// ioAction reads an I/O action with its offset and length, if given. It
+// returns a record and true for a request; a wait (which advances the
+// version 2 clock) and a trim are not requests.
+func (f *FioReader) ioAction(act []byte, operands [][]byte) (Record, bool, error) {
+	var rec Record
+	var err error
+	if rec.Op, err = f.fioOp(act); err != nil {
+		return rec, false, err
+	}
+	if len(operands) == 2 {
+		if rec.Offset, err = f.num("offset", operands[0]); err != nil {
 			return rec, false, err
 		}
-		if rec.Length, err = f.num("length", fs[3]); err != nil {
+		if rec.Length, err = f.num("length", operands[1]); err != nil {
 			return rec, false, err
 		}
 		if err = f.extent("length", rec.Offset, rec.Length); err != nil {
@@ -185,6 +225,13 @@ func (f *FioReader) parse(line []byte) (Record, bool, error) {
 			return rec, false, f.lr.errorf("length", "zero-length request")
 		}
 	}
+	return rec, true, nil
+}
+
+// place gives rec the device number of file name (numbered in order of
+// first I/O) and its time: at (version 3) or the wait clock (version 2),
+// from the first request's.
+func (f *FioReader) place(rec Record, name []byte, at time.Duration) (Record, bool, error) {
 	dev, ok := f.files[string(name)]
 	if !ok {
 		return rec, false, f.lr.errorf("filename", "%q was not added", name)

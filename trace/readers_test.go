@@ -33,102 +33,113 @@ const (
 	s  = int64(time.Second)
 )
 
+// readerFixture is a file of testdata/ with the records its reader must
+// return and the lines it must skip.
+type readerFixture struct {
+	file    string
+	format  Format
+	want    []Record
+	skipped int64
+}
+
+// readerFixtures covers every reader: times, ops, offsets, lengths,
+// devices, FUA and measured latencies as each format gives them.
+var readerFixtures = []readerFixture{
+	{"msr.csv", FormatMSR, []Record{
+		{Time: (128166372003061629 - filetimeUnixEpoch) * 100, Op: sim.Write, Offset: 3154152960, Length: 4096, Measured: 180200 * time.Nanosecond},
+		{Time: (128166372003561629 - filetimeUnixEpoch) * 100, Op: sim.Read, Offset: 0, Length: 512, Device: 1, Measured: 2500 * time.Microsecond},
+		{Time: (128166372013061629 - filetimeUnixEpoch) * 100, Op: sim.Read, Offset: 8192, Length: 65536},
+	}, 0},
+	{"spc.csv", FormatSPC, []Record{
+		{Op: sim.Write, Offset: 303567 * 512, Length: 3584},
+		{Op: sim.Write, Offset: 55590 * 512, Length: 3072, Device: 1},
+		{Time: sim.Time(26214 * us), Op: sim.Read, Offset: 512, Length: 512},
+	}, 0},
+	{"blkparse.txt", FormatBlkparse, []Record{
+		{Op: sim.Write, Offset: 223490 * 512, Length: 4096, Device: 8 << 8},
+		{Time: sim.Time(500 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
+		{Time: sim.Time(1 * ms), Op: sim.Write, Offset: 500 * 512, Length: 4096, Device: 8 << 8, FUA: true},
+		{Time: sim.Time(1100 * us), Op: sim.Flush, Device: 8 << 8},
+	}, 11},
+	{"blkparse.txt", FormatBlkparseD, []Record{
+		{Time: sim.Time(11049), Op: sim.Write, Offset: 223490 * 512, Length: 4096, Device: 8 << 8},
+		{Time: sim.Time(510 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
+		{Time: sim.Time(1300 * us), Op: sim.Write, Offset: 500 * 512, Length: 4096, Device: 8 << 8, FUA: true},
+	}, 12},
+	{"fio2.log", FormatFio, []Record{
+		{Op: sim.Write, Offset: 0, Length: 4096},
+		{Time: sim.Time(1500 * us), Op: sim.Read, Offset: 8192, Length: 65536, Device: 1},
+		{Time: sim.Time(1500 * us), Op: sim.Flush},
+		{Time: sim.Time(1750 * us), Op: sim.Read, Offset: 4096, Length: 4096},
+	}, 10},
+	{"fio3.log", FormatFio, []Record{
+		{Op: sim.Read, Offset: 61440, Length: 4096},
+		{Time: sim.Time((20580 - 234) * us), Op: sim.Write, Offset: 774144, Length: 8192},
+		{Time: sim.Time((40869 - 234) * us), Op: sim.Flush},
+		{Time: sim.Time((61109 - 234) * us), Op: sim.Read, Offset: 0, Length: 512},
+	}, 4},
+	{"alibaba.csv", FormatAlibaba, []Record{
+		{Time: sim.Time(1577808000000147 * us), Op: sim.Read, Offset: 126703644672, Length: 4096},
+		{Time: sim.Time(1577808000000512 * us), Op: sim.Write, Offset: 1048576, Length: 65536, Device: 3},
+		{Time: sim.Time(1577808000001000 * us), Op: sim.Read, Offset: 0, Length: 512},
+	}, 0},
+	{"tencent.csv", FormatTencent, []Record{
+		{Time: sim.Time(1538323200 * s), Op: sim.Write, Offset: 4247200 * 512, Length: 128 * 512, Device: 1058},
+		{Time: sim.Time(1538323199 * s), Op: sim.Read, Offset: 13896880 * 512, Length: 128 * 512, Device: 1063},
+		{Time: sim.Time(1538323201 * s), Op: sim.Read, Offset: 0, Length: 512},
+	}, 0},
+	{"systor17.csv", FormatSystor17, []Record{
+		{Time: sim.Time(1456095145133076000), Op: sim.Read, Offset: 899056122368, Length: 131072, Measured: 806 * time.Microsecond},
+		{Time: sim.Time(1456095145126285000), Op: sim.Write, Offset: 4256049987072, Length: 122880, Device: 2, Measured: 8044 * time.Microsecond},
+		{Time: sim.Time(1456095147500000000), Op: sim.Read, Offset: 0, Length: 512, Measured: time.Second},
+	}, 1},
+	{"raidsim.csv", FormatCSV, []Record{
+		{Op: sim.Write, Offset: 1048576, Length: 65536, FUA: true},
+		{Time: 250000, Op: sim.Read, Offset: 0, Length: 4096, Measured: 1820 * time.Microsecond},
+		{Time: -5, Op: sim.Flush, Device: 3},
+	}, 2},
+}
+
 func TestReadersFixtures(t *testing.T) {
-	cases := []struct {
-		file    string
-		format  Format
-		want    []Record
-		skipped int64
-	}{
-		{"msr.csv", FormatMSR, []Record{
-			{Time: (128166372003061629 - filetimeUnixEpoch) * 100, Op: sim.Write, Offset: 3154152960, Length: 4096, Measured: 180200 * time.Nanosecond},
-			{Time: (128166372003561629 - filetimeUnixEpoch) * 100, Op: sim.Read, Offset: 0, Length: 512, Device: 1, Measured: 2500 * time.Microsecond},
-			{Time: (128166372013061629 - filetimeUnixEpoch) * 100, Op: sim.Read, Offset: 8192, Length: 65536},
-		}, 0},
-		{"spc.csv", FormatSPC, []Record{
-			{Op: sim.Write, Offset: 303567 * 512, Length: 3584},
-			{Op: sim.Write, Offset: 55590 * 512, Length: 3072, Device: 1},
-			{Time: sim.Time(26214 * us), Op: sim.Read, Offset: 512, Length: 512},
-		}, 0},
-		{"blkparse.txt", FormatBlkparse, []Record{
-			{Op: sim.Write, Offset: 223490 * 512, Length: 4096, Device: 8 << 8},
-			{Time: sim.Time(500 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
-			{Time: sim.Time(1 * ms), Op: sim.Write, Offset: 500 * 512, Length: 4096, Device: 8 << 8, FUA: true},
-			{Time: sim.Time(1100 * us), Op: sim.Flush, Device: 8 << 8},
-		}, 11},
-		{"blkparse.txt", FormatBlkparseD, []Record{
-			{Time: sim.Time(11049), Op: sim.Write, Offset: 223490 * 512, Length: 4096, Device: 8 << 8},
-			{Time: sim.Time(510 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
-			{Time: sim.Time(1300 * us), Op: sim.Write, Offset: 500 * 512, Length: 4096, Device: 8 << 8, FUA: true},
-		}, 12},
-		{"fio2.log", FormatFio, []Record{
-			{Op: sim.Write, Offset: 0, Length: 4096},
-			{Time: sim.Time(1500 * us), Op: sim.Read, Offset: 8192, Length: 65536, Device: 1},
-			{Time: sim.Time(1500 * us), Op: sim.Flush},
-			{Time: sim.Time(1750 * us), Op: sim.Read, Offset: 4096, Length: 4096},
-		}, 10},
-		{"fio3.log", FormatFio, []Record{
-			{Op: sim.Read, Offset: 61440, Length: 4096},
-			{Time: sim.Time((20580 - 234) * us), Op: sim.Write, Offset: 774144, Length: 8192},
-			{Time: sim.Time((40869 - 234) * us), Op: sim.Flush},
-			{Time: sim.Time((61109 - 234) * us), Op: sim.Read, Offset: 0, Length: 512},
-		}, 4},
-		{"alibaba.csv", FormatAlibaba, []Record{
-			{Time: sim.Time(1577808000000147 * us), Op: sim.Read, Offset: 126703644672, Length: 4096},
-			{Time: sim.Time(1577808000000512 * us), Op: sim.Write, Offset: 1048576, Length: 65536, Device: 3},
-			{Time: sim.Time(1577808000001000 * us), Op: sim.Read, Offset: 0, Length: 512},
-		}, 0},
-		{"tencent.csv", FormatTencent, []Record{
-			{Time: sim.Time(1538323200 * s), Op: sim.Write, Offset: 4247200 * 512, Length: 128 * 512, Device: 1058},
-			{Time: sim.Time(1538323199 * s), Op: sim.Read, Offset: 13896880 * 512, Length: 128 * 512, Device: 1063},
-			{Time: sim.Time(1538323201 * s), Op: sim.Read, Offset: 0, Length: 512},
-		}, 0},
-		{"systor17.csv", FormatSystor17, []Record{
-			{Time: sim.Time(1456095145133076000), Op: sim.Read, Offset: 899056122368, Length: 131072, Measured: 806 * time.Microsecond},
-			{Time: sim.Time(1456095145126285000), Op: sim.Write, Offset: 4256049987072, Length: 122880, Device: 2, Measured: 8044 * time.Microsecond},
-			{Time: sim.Time(1456095147500000000), Op: sim.Read, Offset: 0, Length: 512, Measured: time.Second},
-		}, 1},
-		{"raidsim.csv", FormatCSV, []Record{
-			{Op: sim.Write, Offset: 1048576, Length: 65536, FUA: true},
-			{Time: 250000, Op: sim.Read, Offset: 0, Length: 4096, Measured: 1820 * time.Microsecond},
-			{Time: -5, Op: sim.Flush, Device: 3},
-		}, 2},
+	for _, c := range readerFixtures {
+		t.Run(string(c.format)+"/"+c.file, func(t *testing.T) { checkFixture(t, c) })
 	}
-	for _, c := range cases {
-		t.Run(string(c.format)+"/"+c.file, func(t *testing.T) {
-			r, got, closer, err := Open("testdata/"+c.file, string(c.format))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer closer.Close()
-			if got != c.format {
-				t.Errorf("format %q, want %q", got, c.format)
-			}
-			recs, err := readAll(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(recs, c.want) {
-				t.Errorf("records\n got %+v\nwant %+v", recs, c.want)
-			}
-			if n := Skipped(r); n != c.skipped {
-				t.Errorf("skipped %d, want %d", n, c.skipped)
-			}
-			if f, l := Position(r); f != c.file || l == 0 {
-				t.Errorf("position %s:%d", f, l)
-			}
-			if c.format == FormatBlkparseD {
-				return
-			}
-			_, sniffed, closer2, err := Open("testdata/"+c.file, "auto")
-			if err != nil {
-				t.Fatal(err)
-			}
-			closer2.Close()
-			if sniffed != c.format {
-				t.Errorf("auto chose %q, want %q", sniffed, c.format)
-			}
-		})
+}
+
+// checkFixture reads c.file as c.format, compares the records, skips and
+// position, and checks that "auto" sniffs the format.
+func checkFixture(t *testing.T, c readerFixture) {
+	r, got, closer, err := Open("testdata/"+c.file, string(c.format))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	if got != c.format {
+		t.Errorf("format %q, want %q", got, c.format)
+	}
+	recs, err := readAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(recs, c.want) {
+		t.Errorf("records\n got %+v\nwant %+v", recs, c.want)
+	}
+	if n := Skipped(r); n != c.skipped {
+		t.Errorf("skipped %d, want %d", n, c.skipped)
+	}
+	if f, l := Position(r); f != c.file || l == 0 {
+		t.Errorf("position %s:%d", f, l)
+	}
+	if c.format == FormatBlkparseD {
+		return
+	}
+	_, sniffed, closer2, err := Open("testdata/"+c.file, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closer2.Close()
+	if sniffed != c.format {
+		t.Errorf("auto chose %q, want %q", sniffed, c.format)
 	}
 }
 

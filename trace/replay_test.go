@@ -307,6 +307,8 @@ func checkOrderError(t *testing.T, err error, file string, line int64, window in
 	}
 }
 
+// TestReplayErrors: refused records stop the replay naming the record,
+// failed completions are counted and reported, and reader errors stop it.
 func TestReplayErrors(t *testing.T) {
 	t.Run("submit error names the record", func(t *testing.T) {
 		for _, mode := range []ReplayMode{ClosedLoop, OpenLoop} {
@@ -357,6 +359,12 @@ func TestReplayErrors(t *testing.T) {
 			t.Errorf("result %+v", res)
 		}
 	})
+}
+
+// TestReplayGuards: Replay reports a device that never completes a
+// request instead of waiting forever, rejects bad options, and replays
+// an empty source to nothing.
+func TestReplayGuards(t *testing.T) {
 	t.Run("hang guard", func(t *testing.T) {
 		for _, mode := range []ReplayMode{ClosedLoop, OpenLoop} {
 			eng := sim.NewEngine(1)

@@ -110,91 +110,112 @@ func (w *Workload) blockSizes() (lo, hi int64) {
 // errors.Join), each naming the field and the value. It does not fill
 // defaults: validate w.WithDefaults() to accept zero BS and IODepth.
 func (w Workload) Validate(capacity int64, sectorSize int) error {
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("trace: Workload.%s: "+format, append([]any{field}, args...)...))
-	}
+	v := &workloadCheck{ss: int64(sectorSize)}
 	if capacity <= 0 {
-		errs = append(errs, fmt.Errorf("trace: device capacity %d bytes is not positive", capacity))
+		v.errs = append(v.errs, fmt.Errorf("trace: device capacity %d bytes is not positive", capacity))
 	}
 	if sectorSize <= 0 {
-		errs = append(errs, fmt.Errorf("trace: device sector size %d bytes is not positive", sectorSize))
-		sectorSize = 1
-	}
-	ss := int64(sectorSize)
-	aligned := func(field string, v int64) {
-		if v%ss != 0 {
-			bad(field, "%d is not a multiple of the %d-byte sector", v, ss)
-		}
+		v.errs = append(v.errs, fmt.Errorf("trace: device sector size %d bytes is not positive", sectorSize))
+		v.ss = 1
 	}
 	if !w.RW.Valid() {
-		bad("RW", "unknown rw %d", uint8(w.RW))
+		v.bad("RW", "unknown rw %d", uint8(w.RW))
 	}
 	if w.RW.Mixed() && (w.RWMixRead < 0 || w.RWMixRead > 100) {
-		bad("RWMixRead", "%d is outside 0..100", w.RWMixRead)
+		v.bad("RWMixRead", "%d is outside 0..100", w.RWMixRead)
 	}
+	w.validateBlockSizes(v)
+	if w.IODepth < 1 || w.IODepth > MaxIODepth {
+		v.bad("IODepth", "%d is outside 1..%d", w.IODepth, MaxIODepth)
+	}
+	w.validateRegion(v, capacity)
+	if w.NumIOs < 0 {
+		v.bad("NumIOs", "%d is negative", w.NumIOs)
+	}
+	if w.PercentageRandom < 0 || w.PercentageRandom > 100 {
+		v.bad("PercentageRandom", "%d is outside 0..100", w.PercentageRandom)
+	}
+	if w.Fsync < 0 {
+		v.bad("Fsync", "%d is negative (0 never flushes)", w.Fsync)
+	}
+	if err := w.RandomDistribution.Validate(); err != nil {
+		v.bad("RandomDistribution", "%v", err)
+	}
+	return errors.Join(v.errs...)
+}
+
+// workloadCheck collects Validate's problems; ss is the sector size
+// sizes must be multiples of.
+type workloadCheck struct {
+	errs []error
+	ss   int64
+}
+
+// bad records a problem with field.
+func (v *workloadCheck) bad(field, format string, args ...any) {
+	v.errs = append(v.errs, fmt.Errorf("trace: Workload.%s: "+format, append([]any{field}, args...)...))
+}
+
+// aligned records a problem if x is not a whole number of sectors.
+func (v *workloadCheck) aligned(field string, x int64) {
+	if x%v.ss != 0 {
+		v.bad(field, "%d is not a multiple of the %d-byte sector", x, v.ss)
+	}
+}
+
+// validateBlockSizes checks BS, or BSSplit when it is given.
+func (w *Workload) validateBlockSizes(v *workloadCheck) {
 	if len(w.BSSplit) == 0 {
 		if w.BS <= 0 {
-			bad("BS", "%d is not a positive block size (or give BSSplit)", w.BS)
+			v.bad("BS", "%d is not a positive block size (or give BSSplit)", w.BS)
 		} else {
-			aligned("BS", w.BS)
+			v.aligned("BS", w.BS)
 		}
-	} else {
-		var sum float64
-		for i, e := range w.BSSplit {
-			f := fmt.Sprintf("BSSplit[%d]", i)
-			if e.Size <= 0 {
-				bad(f+".Size", "%d is not a positive block size", e.Size)
-			} else {
-				aligned(f+".Size", e.Size)
-			}
-			if !(e.Percent >= 0 && e.Percent <= 100) {
-				bad(f+".Percent", "%g is outside 0..100", e.Percent)
-			}
-			sum += e.Percent
-		}
-		if math.Abs(sum-100) > percentTolerance {
-			bad("BSSplit", "percents sum to %g, not 100", sum)
-		}
+		return
 	}
-	if w.IODepth < 1 || w.IODepth > MaxIODepth {
-		bad("IODepth", "%d is outside 1..%d", w.IODepth, MaxIODepth)
+	var sum float64
+	for i, e := range w.BSSplit {
+		f := fmt.Sprintf("BSSplit[%d]", i)
+		if e.Size <= 0 {
+			v.bad(f+".Size", "%d is not a positive block size", e.Size)
+		} else {
+			v.aligned(f+".Size", e.Size)
+		}
+		if !(e.Percent >= 0 && e.Percent <= 100) {
+			v.bad(f+".Percent", "%g is outside 0..100", e.Percent)
+		}
+		sum += e.Percent
 	}
+	if math.Abs(sum-100) > percentTolerance {
+		v.bad("BSSplit", "percents sum to %g, not 100", sum)
+	}
+}
+
+// validateRegion checks that Offset and Size make a region of the device
+// that holds the largest block.
+func (w *Workload) validateRegion(v *workloadCheck, capacity int64) {
 	regionOK := true
 	if w.Offset < 0 || (capacity > 0 && w.Offset >= capacity) {
-		bad("Offset", "%d is outside the %d-byte device", w.Offset, capacity)
+		v.bad("Offset", "%d is outside the %d-byte device", w.Offset, capacity)
 		regionOK = false
 	} else {
-		aligned("Offset", w.Offset)
+		v.aligned("Offset", w.Offset)
 	}
 	if w.Size < 0 {
-		bad("Size", "%d is negative", w.Size)
+		v.bad("Size", "%d is negative", w.Size)
 		regionOK = false
 	} else {
-		aligned("Size", w.Size)
+		v.aligned("Size", w.Size)
 		if regionOK && capacity > 0 && w.Size > capacity-w.Offset {
-			bad("Size", "region %d+%d bytes ends past the %d-byte device", w.Offset, w.Size, capacity)
+			v.bad("Size", "region %d+%d bytes ends past the %d-byte device", w.Offset, w.Size, capacity)
 			regionOK = false
 		}
 	}
 	if _, hi := w.blockSizes(); regionOK && capacity > 0 && hi > 0 {
 		if region := w.regionSize(capacity); region < hi {
-			bad("Size", "region of %d bytes is smaller than the %d-byte block size", region, hi)
+			v.bad("Size", "region of %d bytes is smaller than the %d-byte block size", region, hi)
 		}
 	}
-	if w.NumIOs < 0 {
-		bad("NumIOs", "%d is negative", w.NumIOs)
-	}
-	if w.PercentageRandom < 0 || w.PercentageRandom > 100 {
-		bad("PercentageRandom", "%d is outside 0..100", w.PercentageRandom)
-	}
-	if w.Fsync < 0 {
-		bad("Fsync", "%d is negative (0 never flushes)", w.Fsync)
-	}
-	if err := w.RandomDistribution.Validate(); err != nil {
-		bad("RandomDistribution", "%v", err)
-	}
-	return errors.Join(errs...)
 }
 
 func (w *Workload) regionSize(capacity int64) int64 {
