@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Span is a byte range [Lo, Hi) inside one stripe unit: offsets from the
@@ -43,6 +44,11 @@ func (ss *Spans) Empty() bool { return ss.n == 0 }
 // add merges x into the set.
 func (ss *Spans) add(x Span) {
 	if x.Empty() {
+		return
+	}
+	if ss.n == 0 || ss.s[ss.n-1].Hi < x.Lo { // the common case: x goes last
+		ss.s[ss.n] = x
+		ss.n++
 		return
 	}
 	var out Spans
@@ -346,6 +352,13 @@ func (w *StripeWrite) failed(m int) bool { return m < len(w.Failed) && w.Failed[
 // errPlan prefixes the planner's errors.
 var errPlan = errors.New("raid: stripe plan")
 
+// fitsProduct reports whether x*y, for non-negative x and y, is at most
+// math.MaxInt64 (without the cost of a division).
+func fitsProduct(x, y int64) bool {
+	hi, lo := bits.Mul64(uint64(x), uint64(y))
+	return hi == 0 && lo <= math.MaxInt64
+}
+
 // check reports why w cannot be planned, or nil.
 func (w *StripeWrite) check() error {
 	m := w.Mapping
@@ -356,7 +369,7 @@ func (w *StripeWrite) check() error {
 		return fmt.Errorf("%w: %d members (want 3 to %d)", errPlan, m.Members, MaxPlanMembers)
 	case !m.Layout.Valid():
 		return fmt.Errorf("%w: unknown layout %d", errPlan, uint8(m.Layout))
-	case m.StripeUnit <= 0 || m.StripeUnit > math.MaxInt64/int64(m.Members-1):
+	case m.StripeUnit <= 0 || !fitsProduct(m.StripeUnit, int64(m.Members-1)):
 		return fmt.Errorf("%w: stripe unit %d bytes", errPlan, m.StripeUnit)
 	case !w.Policy.Valid():
 		return fmt.Errorf("%w: unknown write policy %d", errPlan, uint8(w.Policy))
@@ -364,7 +377,7 @@ func (w *StripeWrite) check() error {
 		return fmt.Errorf("%w: failed set of %d members for %d", errPlan, len(w.Failed), m.Members)
 	}
 	fs := m.FullStripe()
-	if w.Stripe < 0 || w.Stripe >= math.MaxInt64/fs {
+	if w.Stripe < 0 || w.Stripe == math.MaxInt64 || !fitsProduct(w.Stripe+1, fs) {
 		return fmt.Errorf("%w: stripe %d out of range", errPlan, w.Stripe)
 	}
 	base := w.Stripe * fs
