@@ -29,8 +29,7 @@ func logf(eng *sim.Engine, format string, args ...any) {
 // logDev wraps a device and logs requests touching the watched byte.
 type logDev struct {
 	sim.Device
-	eng  *sim.Engine
-	done func(*sim.Request)
+	eng *sim.Engine
 }
 
 type logReq struct {

@@ -178,19 +178,6 @@ func (t *extentTree) overlapping(off, end int64, adjacent bool) []*extent {
 	return t.buf
 }
 
-// from returns up to n extents in offset order starting with the one
-// holding pos (or the first after it). The slice is reused.
-func (t *extentTree) from(pos int64, n int) []*extent {
-	t.buf = t.buf[:0]
-	if e := t.containing(pos); e != nil {
-		pos = e.off
-	}
-	t.limit, t.max = int64(^uint64(0)>>1), n
-	t.probe.off = pos
-	t.t.AscendGreaterOrEqual(&t.probe, t.collect)
-	return t.buf
-}
-
 // covered returns the bytes of [off, end) the tree holds.
 func (t *extentTree) covered(off, end int64) int64 {
 	var n int64

@@ -294,18 +294,22 @@ func TestRunReportsTheFirstFailingPoint(t *testing.T) {
 	}
 }
 
+// TestRunRecoversPanics: a panic in one evaluation becomes that point's
+// error, naming the point and the panic value, instead of crashing the
+// sweep.
 func TestRunRecoversPanics(t *testing.T) {
 	ps, err := Points(map[string]any{}, []Axis{{"x", []any{1, 2, 3}}})
 	require.NoError(t, err)
 	_, err = Run(ps, 2, func(p Point) (int, error) {
 		if p.Index == 2 {
-			var m map[string]int
-			m["boom"] = 1
+			panic(fmt.Sprintf("boom at point %d", p.Index))
 		}
 		return 0, nil
 	}, nil)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "point 2 (x=3): panic: assignment to entry in nil map")
+	var pe *PointError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 2, pe.Point.Index)
+	assert.Equal(t, "sweep: point 2 (x=3): panic: boom at point 2", err.Error())
 }
 
 func TestRunNoPoints(t *testing.T) {

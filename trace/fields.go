@@ -100,32 +100,6 @@ func parseInt(b []byte) (int64, bool) {
 	return parseUint(b)
 }
 
-// parseHex parses hexadecimal digits, with an optional 0x prefix.
-func parseHex(b []byte) (int64, bool) {
-	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
-		b = b[2:]
-	}
-	if len(b) == 0 || len(b) > 15 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | int64(d)
-	}
-	return v, true
-}
-
 // parseDecimal parses a non-negative decimal number of units ("12.5",
 // "7", ".25") into a count of units/scale, where scale is a power of ten
 // (1e9 turns seconds into nanoseconds). Fraction digits beyond the

@@ -26,10 +26,9 @@ type fakeDev struct {
 	issued      []sim.Time // submit times, when record is set
 	offsets     []int64
 
-	refuse     int64 // Submit returns an error for this offset (if > 0)
-	failWith   int64 // requests at this offset complete with Err (if > 0)
-	swallowAt  int   // the n-th submit (1-based) never completes (if > 0)
-	doneCalled map[*sim.Request]int
+	refuse    int64 // Submit returns an error for this offset (if > 0)
+	failWith  int64 // requests at this offset complete with Err (if > 0)
+	swallowAt int   // the n-th submit (1-based) never completes (if > 0)
 }
 
 var errMedia = errors.New("fake: media error")
