@@ -1,9 +1,12 @@
 package cache_test
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,4 +133,31 @@ func TestStallTimeIsTheUnionOfWaits(t *testing.T) {
 	sum2 := st.Summary()
 	assert.Equal(t, st.StallTime.Seconds(), sum2.StallSeconds)
 	assert.Equal(t, st.StallWaitSum.Seconds(), sum2.StallWaitSumSeconds)
+}
+
+// TestSummaryJSONNames: every JSON name of Summary is the snake_case of
+// its Go field name.
+func TestSummaryJSONNames(t *testing.T) {
+	typ := reflect.TypeFor[cache.Summary]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		assert.Equal(t, snakeCase(f.Name), name, "json name of Summary.%s", f.Name)
+	}
+}
+
+// snakeCase turns a Go name into snake_case: ReadHitRatio is
+// read_hit_ratio.
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
