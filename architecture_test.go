@@ -20,7 +20,7 @@ const module = "github.com/raidsim/raidsim"
 // in the module.
 var allowedImports = map[string][]string{
 	"sim":     {},
-	"disk":    {"sim"},
+	"disk":    {"sim", "internal/counters"},
 	"raid":    {"sim"},
 	"cache":   {"sim", "github.com/google/btree"},
 	"trace":   {"sim", "gonum.org/v1/gonum"},
@@ -30,8 +30,9 @@ var allowedImports = map[string][]string{
 	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec":         {"sim", "disk", "raid", "cache", "trace", "go.yaml.in/yaml/v3"},
-	"disk/disksim": {"sim", "disk"},
+	"spec":              {"sim", "disk", "raid", "cache", "trace", "go.yaml.in/yaml/v3"},
+	"disk/disksim":      {"sim", "disk"},
+	"internal/counters": {},
 }
 
 // testOnlyImports may also appear in _test.go files of any package.

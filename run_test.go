@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/internal/counters"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 )
@@ -167,3 +168,18 @@ func sprintf(format string, args ...any) string { return fmt.Sprintf(format, arg
 
 // newEngine returns a fresh engine with seed 1.
 func newEngine() *sim.Engine { return sim.NewEngine(1) }
+
+// TestCheckedOnceBuiltOnce: decoding and running a 4-drive experiment
+// checks the drive model once and builds each drive once (the old front
+// end built the stack three times and validated the drive 19 times).
+func TestCheckedOnceBuiltOnce(t *testing.T) {
+	checked, built := counters.DriveModelsChecked.Load(), counters.DrivesBuilt.Load()
+	x, err := spec.Decode([]byte(`
+stack: {drive: {preset: deskstar-7k160}, disks: 4, raid: {level: 5}, cache: {size: 8MiB}}
+phases: [{rw: randwrite, ios: 100, iodepth: 8}, {rw: randread, ios: 100}]`), "four")
+	require.NoError(t, err)
+	_, err = raidsim.Run(x)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, counters.DriveModelsChecked.Load()-checked, "drive model validations")
+	assert.EqualValues(t, 4, counters.DrivesBuilt.Load()-built, "drives built")
+}

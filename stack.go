@@ -39,14 +39,21 @@ func NewStack(eng *sim.Engine, st spec.Stack, prefix string, obs *sim.Observer) 
 }
 
 // Build makes the devices of a plan (from spec.Experiment.Plan or
-// spec.PlanStack) on eng: each drive once, then the array and the cache
-// over them. The plan is already checked, so an error here is a bug or
-// a plan edited by hand.
+// spec.PlanStack) on eng: each drive once from the plan's checked model,
+// then the array and the cache over them. The plan is already checked,
+// so an error here comes from a plan edited by hand.
 func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*Stack, error) {
+	model := pl.DriveModel
+	if model == nil { // a plan made by hand
+		var err error
+		if model, err = disk.NewModel(pl.Drive); err != nil {
+			return nil, err
+		}
+	}
 	s := &Stack{Drives: make([]*disk.Drive, pl.Disks)}
 	members := make([]sim.Device, pl.Disks)
 	for i := range pl.Disks {
-		d, err := disk.New(eng, pl.Drive, fmt.Sprintf("%sdisk%d", prefix, i), obs)
+		d, err := model.NewDrive(eng, fmt.Sprintf("%sdisk%d", prefix, i), obs)
 		if err != nil {
 			return nil, err
 		}

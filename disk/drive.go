@@ -2,6 +2,7 @@ package disk
 
 import (
 	"fmt"
+	"github.com/raidsim/raidsim/internal/counters"
 	"math/bits"
 	"time"
 
@@ -102,15 +103,43 @@ func (h *raHandler) HandleEvent(now sim.Time, _ any)      { h.d.onChunk(now) }
 // New returns a drive with parameters p (defaults filled) on eng, named
 // name in observer callbacks and errors. obs may be nil.
 func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, error) {
-	if eng == nil {
-		return nil, fmt.Errorf("disk %s: nil engine", name)
+	m, err := NewModel(p)
+	if err != nil {
+		return nil, fmt.Errorf("disk %s: %w", name, err)
 	}
+	return m.NewDrive(eng, name, obs)
+}
+
+// Model is a drive model checked once: Params with its defaults filled,
+// validated. Any number of drives can be built from one Model (the
+// members of an array) without checking it again.
+type Model struct {
+	p Params
+}
+
+// NewModel fills p's defaults and validates it, reporting every problem.
+func NewModel(p Params) (*Model, error) {
 	p.FillDefaults()
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("disk %s: %w", name, err)
+		return nil, err
 	}
 	p.Zones = append([]Zone(nil), p.Zones...)
 	p.SeekTable = append([]SeekPoint(nil), p.SeekTable...)
+	return &Model{p: p}, nil
+}
+
+// Params returns the model's parameters, defaults filled.
+func (m *Model) Params() Params { return m.p }
+
+// NewDrive makes a drive of the model on eng, its platter at angle 0 at
+// the engine's current time. name labels errors and Observer calls; obs
+// may be nil.
+func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Drive, error) {
+	if eng == nil {
+		return nil, fmt.Errorf("disk %s: nil engine", name)
+	}
+	counters.DrivesBuilt.Add(1)
+	p := m.p
 	d := &Drive{eng: eng, p: p, name: name, obs: obs, cur: -1}
 	d.g = newGeometry(&d.p)
 	d.sk = newSeekModel(&d.p, d.g.cylinders)

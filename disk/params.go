@@ -3,6 +3,7 @@ package disk
 import (
 	"errors"
 	"fmt"
+	"github.com/raidsim/raidsim/internal/counters"
 	"time"
 )
 
@@ -441,6 +442,7 @@ func (p *Params) Cylinders() int {
 // copy) at once, joined with errors.Join. Each message names the field
 // and its value, e.g. "disk: Params.RPM: must be positive, got 0".
 func (p Params) Validate() error {
+	counters.DriveModelsChecked.Add(1)
 	p.FillDefaults()
 	var errs []error
 	bad := func(field, format string, args ...any) {

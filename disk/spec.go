@@ -73,6 +73,20 @@ type Spec struct {
 //   - track skew = ceil(head switch / sector time) and cylinder skew =
 //     ceil(track-to-track / sector time), so a switch just fits.
 func (s Spec) Params() (Params, error) {
+	p, err := s.Derive()
+	if err != nil {
+		return Params{}, err
+	}
+	if err := p.Validate(); err != nil {
+		return Params{}, fmt.Errorf("disk: Spec %s: %w", s.Name, err)
+	}
+	return p, nil
+}
+
+// Derive is Params without the final Validate: the figures are checked
+// and turned into zones, and the caller validates the result once, after
+// its own overrides (NewModel does).
+func (s Spec) Derive() (Params, error) {
 	if s.SectorSize == 0 {
 		s.SectorSize = 512
 	}
@@ -133,9 +147,6 @@ func (s Spec) Params() (Params, error) {
 		Scheduler:         s.Scheduler,
 	}
 	p.Zones = specZones(spts, cyls, rev, float64(p.HeadSwitch)/1e9, cs)
-	if err := p.Validate(); err != nil {
-		return Params{}, fmt.Errorf("disk: Spec %s: %w", s.Name, err)
-	}
 	return p, nil
 }
 

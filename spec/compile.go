@@ -45,8 +45,10 @@ type Plan struct {
 	// Name and Seed are the experiment's.
 	Name string
 	Seed uint64
-	// Drive is the model of every drive, validated, defaults filled.
-	Drive disk.Params
+	// DriveModel is the model of every drive, validated once; Drive is
+	// its parameters, defaults filled.
+	DriveModel *disk.Model
+	Drive      disk.Params
 	// Disks is the number of drives, at least 1.
 	Disks int
 	// RAID is the array's configuration (defaults filled), or nil.

@@ -34,10 +34,30 @@ const (
 // validates it. name is the source's name (a file name) for error
 // messages, and the default Experiment.Name (without directory or
 // extension). Every problem is reported at once in an *Error, each
-// naming its key path: unknown keys, wrong types, bad values.
+// naming its key path: unknown keys, wrong types, bad values. Code that
+// runs the experiment right after (raidsim.Run validates) can Decode
+// instead and check it once.
 func Parse(data []byte, name string) (*Experiment, error) {
+	x, p := decodeText(data, name)
+	return checked(x, p, name)
+}
+
+// Decode is Parse without the semantic checks: the text is decoded, and
+// unknown keys, wrong types and unusable values are reported, but the
+// experiment as a whole is left for Validate (or raidsim.Run) to check
+// once, after any changes by Set.
+func Decode(data []byte, name string) (*Experiment, error) {
+	x, p := decodeText(data, name)
+	if len(p) > 0 {
+		return nil, p.err(name)
+	}
+	return x, nil
+}
+
+// decodeText decodes YAML or JSON text into an experiment.
+func decodeText(data []byte, name string) (*Experiment, problems) {
 	if len(data) > MaxBytes {
-		return nil, (&problems{{Msg: fmt.Sprintf("config is %d bytes, more than %d", len(data), MaxBytes)}}).errp(name)
+		return nil, problems{{Msg: fmt.Sprintf("config is %d bytes, more than %d", len(data), MaxBytes)}}
 	}
 	var tree any
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -46,40 +66,51 @@ func Parse(data []byte, name string) (*Experiment, error) {
 		if err.Error() == "EOF" {
 			msg = "empty config"
 		}
-		return nil, (&problems{{Msg: msg}}).errp(name)
+		return nil, problems{{Msg: msg}}
 	}
 	m, ok := tree.(map[string]any)
 	if !ok {
-		return nil, (&problems{{Msg: fmt.Sprintf("want a mapping of keys (name, stack, phases), got %s", kind(tree))}}).errp(name)
+		return nil, problems{{Msg: fmt.Sprintf("want a mapping of keys (name, stack, phases), got %s", kind(tree))}}
 	}
-	return ParseTree(m, name)
+	return decodeTree(m, name)
 }
-
-// errp is err for a pointer receiver, for literals.
-func (p *problems) errp(source string) error { return p.err(source) }
 
 // ParseTree is Parse for an already decoded tree, as yaml.Unmarshal or
 // json.Unmarshal into an `any` produce (maps with string keys, lists,
 // strings, numbers, booleans): the sweep command edits such trees and
 // parses each point. tree is not modified.
 func ParseTree(tree map[string]any, name string) (*Experiment, error) {
-	var c Experiment
+	x, p := decodeTree(tree, name)
+	return checked(x, p, name)
+}
+
+// decodeTree decodes a tree into an experiment named after its source.
+func decodeTree(tree map[string]any, name string) (*Experiment, problems) {
+	var x Experiment
 	var p problems
-	decodeValue(&p, "", tree, reflect.ValueOf(&c).Elem())
-	c.source = name
-	if c.Name == "" && name != "" {
+	decodeValue(&p, "", tree, reflect.ValueOf(&x).Elem())
+	x.source = name
+	if x.Name == "" && name != "" {
 		base := filepath.Base(name)
-		c.Name = strings.TrimSuffix(base, filepath.Ext(base))
+		x.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	verr := c.Validate()
+	return &x, p
+}
+
+// checked validates a decoded experiment and reports its decoding
+// problems with the semantic ones, except at keys that did not decode
+// (they hold zero values, not what the file said).
+func checked(x *Experiment, p problems, source string) (*Experiment, error) {
+	if x == nil {
+		return nil, p.err(source)
+	}
+	verr := x.Validate()
 	if len(p) == 0 {
 		if verr != nil {
 			return nil, verr
 		}
-		return &c, nil
+		return x, nil
 	}
-	// Report the semantic problems too, except at keys that did not
-	// decode (they hold zero values, not what the file said).
 	var ce *Error
 	if errors.As(verr, &ce) {
 		for _, f := range ce.Fields {
@@ -92,12 +123,24 @@ func ParseTree(tree map[string]any, name string) (*Experiment, error) {
 			}
 		}
 	}
-	return nil, p.err(name)
+	return nil, p.err(source)
 }
 
-// Load reads and parses the experiment file at path. Relative trace
-// paths in it are taken from the file's directory.
+// Load reads, decodes and validates the experiment file at path.
+// Relative trace paths in it are taken from the file's directory.
 func Load(path string) (*Experiment, error) {
+	x, err := DecodeFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Validate(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// DecodeFile is Load without the semantic checks (see Decode).
+func DecodeFile(path string) (*Experiment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
@@ -107,17 +150,17 @@ func Load(path string) (*Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spec: %s: %w", path, err)
 	}
-	c, err := Parse(data, path)
+	x, err := Decode(data, path)
 	if err != nil {
 		return nil, err
 	}
 	dir := filepath.Dir(path)
-	for i := range c.Phases {
-		if t := c.Phases[i].Trace; t != nil && t.Path != "" && !filepath.IsAbs(t.Path) {
+	for i := range x.Phases {
+		if t := x.Phases[i].Trace; t != nil && t.Path != "" && !filepath.IsAbs(t.Path) {
 			t.Path = filepath.Join(dir, t.Path)
 		}
 	}
-	return c, nil
+	return x, nil
 }
 
 var (

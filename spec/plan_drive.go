@@ -8,25 +8,26 @@ import (
 	"github.com/raidsim/raidsim/trace"
 )
 
-// planDrive turns the drive description into disk.Params: a preset, a
-// data-sheet spec or a Go model, then the overrides. The params are
-// validated here, once.
-func planDrive(p *problems, d *Drive) (disk.Params, bool) {
+// planDrive turns the drive description into a disk model: a preset, a
+// data-sheet spec or a Go model, then the overrides. The model is
+// validated here, once, for every drive of the stack.
+func planDrive(p *problems, d *Drive) (*disk.Model, bool) {
 	before := len(*p)
 	params, ok := baseModel(p, d)
 	if !ok {
-		return disk.Params{}, false
+		return nil, false
 	}
 	params.FillDefaults()
 	applyDriveOverrides(p, d, &params)
 	if len(*p) > before {
-		return disk.Params{}, false
+		return nil, false
 	}
-	if err := params.Validate(); err != nil {
+	m, err := disk.NewModel(params)
+	if err != nil {
 		p.addErr("stack.drive", err)
-		return disk.Params{}, false
+		return nil, false
 	}
-	return params, true
+	return m, true
 }
 
 // baseModel returns the drive model before the overrides: Model, or a
@@ -64,7 +65,7 @@ func baseModel(p *problems, d *Drive) (disk.Params, bool) {
 	if len(*p) > before {
 		return disk.Params{}, false
 	}
-	params, err := spec.Params()
+	params, err := spec.Derive()
 	if err != nil {
 		path := "stack.drive.spec"
 		if d.Spec == nil {

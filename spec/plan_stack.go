@@ -13,11 +13,11 @@ import (
 // planStack plans the drive, the array, the failures, the cache and the
 // host into pl, and reports whether the drive model is usable.
 func planStack(p *problems, st *Stack, pl *Plan) bool {
-	drive, ok := planDrive(p, &st.Drive)
-	pl.Drive = drive
+	model, ok := planDrive(p, &st.Drive)
 	pl.SectorSize = 512
 	if ok {
-		pl.SectorSize = drive.SectorSize
+		pl.DriveModel, pl.Drive = model, model.Params()
+		pl.SectorSize = pl.Drive.SectorSize
 	}
 	ss := int64(pl.SectorSize)
 	n := st.Disks
