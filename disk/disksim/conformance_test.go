@@ -18,7 +18,7 @@ func TestConformance(t *testing.T) {
 	for i, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			if i > 0 {
-				f = sharedModel(t, f)
+				f = sharedModelPath(t, f)
 			}
 			p, _, err := Load(f)
 			if err != nil {

@@ -20,104 +20,131 @@ func TestMain(m *testing.M) { shareddata.Main(m) }
 
 // sharedModel returns the path of one of DiskSim's validated model files
 // in ../shared/disksim-models, or skips t when it is absent.
-func sharedModel(t testing.TB, name string) string {
+func sharedModelPath(t testing.TB, name string) string {
 	t.Helper()
 	return shareddata.Dir(t, "disksim-models", name)
+}
+
+// sharedModel is what TestLoadShared expects of one of the shared
+// DiskSim models, from the figures stated in its files.
+type sharedModel struct {
+	file                      string
+	name                      string
+	surfaces, cylinders, rpm  int
+	blocks                    int64
+	zones, seekPoints         int
+	mapping                   disk.Mapping
+	zone0                     disk.Zone
+	head, settle              time.Duration
+	segments, queue           int
+	interfaceMsPerBlock       float64
+	watermark                 float64
+	readAhead                 disk.ReadAheadPolicy
+	writeCache, zl, readFree  bool
+	readHitAfterWrite, rdCmpl time.Duration
+}
+
+// sharedModels are the two validated models in ../shared.
+var sharedModels = []sharedModel{
+
+	{
+		file: "atlas10k.parv", name: "QUANTUM_TORNADO_validate",
+		surfaces: 6, cylinders: 10042, rpm: 10025, blocks: 17938986, zones: 24, seekPoints: 138,
+		mapping: disk.MapSerpentine,
+		zone0: disk.Zone{FirstCylinder: 0, LastCylinder: 432, SectorsPerTrack: 334, TrackSkew: 63, CylinderSkew: 113,
+			SpareSectors: 89, Slips: []int64{55017, 358148, 394564, 420533, 483742}},
+		head: 176 * time.Microsecond, settle: 487 * time.Microsecond, segments: 10, queue: 1,
+		interfaceMsPerBlock: 0.099, readAhead: disk.ReadAheadNextTrack, writeCache: true, zl: true, readFree: true,
+		readHitAfterWrite: 184 * time.Microsecond,
+	},
+	{
+		file: "hp_c3323a.parv", name: "HP_C3323A_validate",
+		surfaces: 7, cylinders: 2982, rpm: 5396, blocks: 2056008, zones: 8, seekPoints: 67,
+		mapping: disk.MapConventional,
+		zone0: disk.Zone{FirstCylinder: 0, LastCylinder: 993, SectorsPerTrack: 120, TrackSkew: 17, CylinderSkew: 34,
+			ReservedSectors: 1320, SpareSectors: 224 * 120},
+		head: 650 * time.Microsecond, settle: 70 * time.Microsecond, segments: 1, queue: 1,
+		interfaceMsPerBlock: 0.1455, watermark: 1, readAhead: disk.ReadAheadFixed,
+		readHitAfterWrite: 1387 * time.Microsecond, rdCmpl: 241 * time.Microsecond,
+	},
 }
 
 // TestLoadShared loads both validated models and checks the geometry
 // against the figures stated in their files.
 func TestLoadShared(t *testing.T) {
-	for _, tc := range []struct {
-		file                      string
-		name                      string
-		surfaces, cylinders, rpm  int
-		blocks                    int64
-		zones, seekPoints         int
-		mapping                   disk.Mapping
-		zone0                     disk.Zone
-		head, settle              time.Duration
-		segments, queue           int
-		interfaceMsPerBlock       float64
-		watermark                 float64
-		readAhead                 disk.ReadAheadPolicy
-		writeCache, zl, readFree  bool
-		readHitAfterWrite, rdCmpl time.Duration
-	}{
-		{
-			file: "atlas10k.parv", name: "QUANTUM_TORNADO_validate",
-			surfaces: 6, cylinders: 10042, rpm: 10025, blocks: 17938986, zones: 24, seekPoints: 138,
-			mapping: disk.MapSerpentine,
-			zone0: disk.Zone{FirstCylinder: 0, LastCylinder: 432, SectorsPerTrack: 334, TrackSkew: 63, CylinderSkew: 113,
-				SpareSectors: 89, Slips: []int64{55017, 358148, 394564, 420533, 483742}},
-			head: 176 * time.Microsecond, settle: 487 * time.Microsecond, segments: 10, queue: 1,
-			interfaceMsPerBlock: 0.099, readAhead: disk.ReadAheadNextTrack, writeCache: true, zl: true, readFree: true,
-			readHitAfterWrite: 184 * time.Microsecond,
-		},
-		{
-			file: "hp_c3323a.parv", name: "HP_C3323A_validate",
-			surfaces: 7, cylinders: 2982, rpm: 5396, blocks: 2056008, zones: 8, seekPoints: 67,
-			mapping: disk.MapConventional,
-			zone0: disk.Zone{FirstCylinder: 0, LastCylinder: 993, SectorsPerTrack: 120, TrackSkew: 17, CylinderSkew: 34,
-				ReservedSectors: 1320, SpareSectors: 224 * 120},
-			head: 650 * time.Microsecond, settle: 70 * time.Microsecond, segments: 1, queue: 1,
-			interfaceMsPerBlock: 0.1455, watermark: 1, readAhead: disk.ReadAheadFixed,
-			readHitAfterWrite: 1387 * time.Microsecond, rdCmpl: 241 * time.Microsecond,
-		},
-	} {
-		p, rep, err := Load(sharedModel(t, tc.file))
+	for _, tc := range sharedModels {
+		p, rep, err := Load(sharedModelPath(t, tc.file))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		if p.Name != tc.name || rep.Disk != tc.name {
-			t.Errorf("%s: name %q / %q, want %q", tc.file, p.Name, rep.Disk, tc.name)
-		}
-		if p.Surfaces != tc.surfaces || p.Cylinders() != tc.cylinders || p.RPM != tc.rpm || len(p.Zones) != tc.zones {
-			t.Errorf("%s: %d surfaces, %d cylinders, %d rpm, %d zones; want %d, %d, %d, %d", tc.file,
-				p.Surfaces, p.Cylinders(), p.RPM, len(p.Zones), tc.surfaces, tc.cylinders, tc.rpm, tc.zones)
-		}
-		if p.Capacity != tc.blocks*512 || p.Sectors() < tc.blocks {
-			t.Errorf("%s: capacity %d bytes, layout %d blocks; want %d blocks", tc.file, p.Capacity, p.Sectors(), tc.blocks)
-		}
-		z := p.Zones[0]
-		if z.FirstCylinder != tc.zone0.FirstCylinder || z.LastCylinder != tc.zone0.LastCylinder || z.SectorsPerTrack != tc.zone0.SectorsPerTrack ||
-			z.TrackSkew != tc.zone0.TrackSkew || z.CylinderSkew != tc.zone0.CylinderSkew || z.ReservedSectors != tc.zone0.ReservedSectors ||
-			z.SpareSectors != tc.zone0.SpareSectors || len(z.Slips) != len(tc.zone0.Slips) {
-			t.Errorf("%s: zone 0 = %+v, want %+v", tc.file, z, tc.zone0)
-		}
-		if len(p.SeekTable) != tc.seekPoints || p.SeekTable[0].Distance != 1 {
-			t.Errorf("%s: %d seek points, want %d", tc.file, len(p.SeekTable), tc.seekPoints)
-		}
-		if p.Mapping != tc.mapping || p.HeadSwitch != tc.head || p.WriteSettle != tc.settle || p.Segments != tc.segments || p.QueueDepth != tc.queue {
-			t.Errorf("%s: mapping %v head %v settle %v segments %d queue %d", tc.file, p.Mapping, p.HeadSwitch, p.WriteSettle, p.Segments, p.QueueDepth)
-		}
-		if got := 512 / p.InterfaceRate * 1e3; got < tc.interfaceMsPerBlock-1e-9 || got > tc.interfaceMsPerBlock+1e-9 {
-			t.Errorf("%s: %g ms per block over the interface, want %g", tc.file, got, tc.interfaceMsPerBlock)
-		}
-		if p.ReadBusWatermark != tc.watermark || p.ReadAhead != tc.readAhead || p.WriteCache != tc.writeCache ||
-			p.ZeroLatencyRead != tc.zl || p.ReadAnyFree != tc.readFree || p.Scheduler != disk.FCFS {
-			t.Errorf("%s: watermark %g read-ahead %v write cache %v zl %v free %v scheduler %v", tc.file,
-				p.ReadBusWatermark, p.ReadAhead, p.WriteCache, p.ZeroLatencyRead, p.ReadAnyFree, p.Scheduler)
-		}
-		if !p.Overheads.Enabled || p.Overheads.ReadHitAfterWrite != tc.readHitAfterWrite || p.Overheads.ReadCompletion != tc.rdCmpl {
-			t.Errorf("%s: overheads %+v", tc.file, p.Overheads)
-		}
-		if len(rep.Files) != 4 {
-			t.Errorf("%s: files read %v, want the parv, diskspecs, model and seek curve", tc.file, rep.Files)
-		}
-		seen := map[string]bool{}
-		for _, s := range rep.Ignored {
-			if seen[s] {
-				t.Errorf("%s: %q ignored twice", tc.file, s)
-			}
-			seen[s] = true
-		}
-		if !seen["disksim_disk: Print stats (statistics)"] || !seen["disksim_synthio: Synthio (block not on the path to the disk)"] {
-			t.Errorf("%s: ignored list lacks expected entries: %v", tc.file, rep.Ignored)
-		}
+		checkGeometry(t, &tc, &p, &rep)
+		checkTiming(t, &tc, &p)
+		checkReport(t, tc.file, &rep)
 		if _, err := disk.New(nil, p, "x", nil); err == nil {
 			t.Error("disk.New accepted a nil engine")
 		}
+	}
+}
+
+// checkGeometry checks a loaded model's name, layout and zones.
+func checkGeometry(t *testing.T, tc *sharedModel, p *disk.Params, rep *Report) {
+	t.Helper()
+	if p.Name != tc.name || rep.Disk != tc.name {
+		t.Errorf("%s: name %q / %q, want %q", tc.file, p.Name, rep.Disk, tc.name)
+	}
+	if p.Surfaces != tc.surfaces || p.Cylinders() != tc.cylinders || p.RPM != tc.rpm || len(p.Zones) != tc.zones {
+		t.Errorf("%s: %d surfaces, %d cylinders, %d rpm, %d zones; want %d, %d, %d, %d", tc.file,
+			p.Surfaces, p.Cylinders(), p.RPM, len(p.Zones), tc.surfaces, tc.cylinders, tc.rpm, tc.zones)
+	}
+	if p.Capacity != tc.blocks*512 || p.Sectors() < tc.blocks {
+		t.Errorf("%s: capacity %d bytes, layout %d blocks; want %d blocks", tc.file, p.Capacity, p.Sectors(), tc.blocks)
+	}
+	z := p.Zones[0]
+	if z.FirstCylinder != tc.zone0.FirstCylinder || z.LastCylinder != tc.zone0.LastCylinder || z.SectorsPerTrack != tc.zone0.SectorsPerTrack ||
+		z.TrackSkew != tc.zone0.TrackSkew || z.CylinderSkew != tc.zone0.CylinderSkew || z.ReservedSectors != tc.zone0.ReservedSectors ||
+		z.SpareSectors != tc.zone0.SpareSectors || len(z.Slips) != len(tc.zone0.Slips) {
+		t.Errorf("%s: zone 0 = %+v, want %+v", tc.file, z, tc.zone0)
+	}
+	if len(p.SeekTable) != tc.seekPoints || p.SeekTable[0].Distance != 1 {
+		t.Errorf("%s: %d seek points, want %d", tc.file, len(p.SeekTable), tc.seekPoints)
+	}
+}
+
+// checkTiming checks a loaded model's mechanics, interface and
+// controller overheads.
+func checkTiming(t *testing.T, tc *sharedModel, p *disk.Params) {
+	t.Helper()
+	if p.Mapping != tc.mapping || p.HeadSwitch != tc.head || p.WriteSettle != tc.settle || p.Segments != tc.segments || p.QueueDepth != tc.queue {
+		t.Errorf("%s: mapping %v head %v settle %v segments %d queue %d", tc.file, p.Mapping, p.HeadSwitch, p.WriteSettle, p.Segments, p.QueueDepth)
+	}
+	if got := 512 / p.InterfaceRate * 1e3; got < tc.interfaceMsPerBlock-1e-9 || got > tc.interfaceMsPerBlock+1e-9 {
+		t.Errorf("%s: %g ms per block over the interface, want %g", tc.file, got, tc.interfaceMsPerBlock)
+	}
+	if p.ReadBusWatermark != tc.watermark || p.ReadAhead != tc.readAhead || p.WriteCache != tc.writeCache ||
+		p.ZeroLatencyRead != tc.zl || p.ReadAnyFree != tc.readFree || p.Scheduler != disk.FCFS {
+		t.Errorf("%s: watermark %g read-ahead %v write cache %v zl %v free %v scheduler %v", tc.file,
+			p.ReadBusWatermark, p.ReadAhead, p.WriteCache, p.ZeroLatencyRead, p.ReadAnyFree, p.Scheduler)
+	}
+	if !p.Overheads.Enabled || p.Overheads.ReadHitAfterWrite != tc.readHitAfterWrite || p.Overheads.ReadCompletion != tc.rdCmpl {
+		t.Errorf("%s: overheads %+v", tc.file, p.Overheads)
+	}
+}
+
+// checkReport checks which files a load read and what it ignored.
+func checkReport(t *testing.T, file string, rep *Report) {
+	t.Helper()
+	if len(rep.Files) != 4 {
+		t.Errorf("%s: files read %v, want the parv, diskspecs, model and seek curve", file, rep.Files)
+	}
+	seen := map[string]bool{}
+	for _, s := range rep.Ignored {
+		if seen[s] {
+			t.Errorf("%s: %q ignored twice", file, s)
+		}
+		seen[s] = true
+	}
+	if !seen["disksim_disk: Print stats (statistics)"] || !seen["disksim_synthio: Synthio (block not on the path to the disk)"] {
+		t.Errorf("%s: ignored list lacks expected entries: %v", file, rep.Ignored)
 	}
 }
 

@@ -19,7 +19,7 @@ func TestMappingReference(t *testing.T) {
 	files := []string{"testdata/mini.parv", "atlas10k.parv", "hp_c3323a.parv"}
 	for i, f := range files {
 		if i > 0 {
-			f = sharedModel(t, f)
+			f = sharedModelPath(t, f)
 		}
 		p, _, err := Load(f)
 		if err != nil {
