@@ -10,6 +10,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -21,17 +22,12 @@ func BenchmarkRun(b *testing.B) {
 	for _, sched := range []disk.Scheduler{disk.FCFS, disk.SATF} {
 		for _, qd := range []int{1, 32} {
 			b.Run(fmt.Sprintf("sched=%v/qd=%d", sched, qd), func(b *testing.B) {
-				p, err := disk.Preset("deskstar-7k500")
-				if err != nil {
-					b.Fatal(err)
-				}
-				p.Scheduler = sched
 				const ios = 200000
-				x := raidsim.Experiment{Drive: p, Seed: 1,
-					Workload: trace.Workload{RW: trace.RWRandRead, BS: 4096, IODepth: qd, NumIOs: ios}}
+				x := experiment("deskstar-7k500", spec.Job{RW: "randread", BS: 4096, IODepth: qd, IOs: ios})
+				x.Stack.Drive.Scheduler = sched.String()
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := x.Run(); err != nil {
+					if _, err := raidsim.Run(x); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -59,19 +55,14 @@ func BenchmarkReplay10M(b *testing.B) {
 		}
 		n = v
 	}
-	p, err := disk.Preset("deskstar-7k500")
-	if err != nil {
-		b.Fatal(err)
-	}
-	x := raidsim.Experiment{Drive: p, Seed: 1,
-		Workload: trace.Workload{RW: trace.RWRandRW, RWMixRead: 50, BS: 4096, IODepth: 32, NumIOs: n}}
+	x := experiment("deskstar-7k500", spec.Job{RW: "randrw", RWMixRead: percent(50), BS: 4096, IODepth: 32, IOs: n})
 	path := filepath.Join(b.TempDir(), "10m.csv")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := trace.NewCSVWriter(f)
-	if _, err := x.Generate(w); err != nil {
+	if _, err := raidsim.Generate(x, w); err != nil {
 		b.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
@@ -80,19 +71,19 @@ func BenchmarkReplay10M(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	x.Trace = &raidsim.TraceSource{Path: path, Format: "csv", IODepth: 32}
+	x.Phases[0].Job = spec.Job{Trace: &spec.Trace{Path: path, Format: "csv", IODepth: 32}}
 	b.ResetTimer()
 	for b.Loop() {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		rep, err := x.Run()
+		rep, err := raidsim.Run(x)
 		if err != nil {
 			b.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
-		if rep.Trace.Records != n {
-			b.Fatalf("replayed %d records, want %d", rep.Trace.Records, n)
+		if tr := rep.Phases[0].Trace; tr.Records != n {
+			b.Fatalf("replayed %d records, want %d", tr.Records, n)
 		}
 		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "MiB-allocated")
 		b.ReportMetric(float64(after.Sys)/(1<<20), "MiB-sys")

@@ -9,45 +9,45 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // s3 is scenario S3's stack: two deskstar-7k160 in RAID 0 with a 128 KiB
-// stripe, with or without a 64 MiB volume write-back cache.
-func s3(t *testing.T, withCache bool, w trace.Workload) *raidsim.Report {
+// stripe, with or without a 64 MiB volume write-back cache (destaging
+// extents as they lie, not gathered into stripes).
+func s3(t *testing.T, withCache bool, job spec.Job) *raidsim.Report {
 	t.Helper()
-	x := experiment(t, "deskstar-7k160", w)
-	x.RAID, x.Disks = &raid.Config{Level: raid.RAID0, StripeUnit: 128 << 10}, 2
+	x := experiment("deskstar-7k160", job)
+	x.Stack.RAID, x.Stack.Disks = &spec.RAID{Level: "0", StripeUnit: 128 << 10}, 2
 	if withCache {
-		x.Cache = &cache.Config{Size: 64 << 20}
+		x.Stack.Cache = &spec.Cache{Size: 64 << 20, Align: "none"}
 	}
-	rep, err := x.Run()
-	require.NoError(t, err)
-	return rep
+	return runOne(t, x)
 }
 
 // TestVolumeCacheScenarioDirection reproduces the direction of S2/S3's
 // effects on RAID 0.
 func TestVolumeCacheScenarioDirection(t *testing.T) {
 	t.Run("sequential writes gain", func(t *testing.T) {
-		w := trace.Workload{RW: trace.RWWrite, BS: 64 << 10, IODepth: 1, NumIOs: 4000}
+		w := spec.Job{RW: "write", BS: 64 << 10, IODepth: 1, IOs: 4000}
 		off, on := s3(t, false, w), s3(t, true, w)
-		t.Logf("sequential 64 KiB writes: %.1f MB/s without, %.1f MB/s with the volume cache", off.All.MBPerS, on.All.MBPerS)
-		assert.GreaterOrEqual(t, on.All.MBPerS, 1.2*off.All.MBPerS)
+		t.Logf("sequential 64 KiB writes: %.1f MB/s without, %.1f MB/s with the volume cache", off.Total.All.MBPerS, on.Total.All.MBPerS)
+		assert.GreaterOrEqual(t, on.Total.All.MBPerS, 1.2*off.Total.All.MBPerS)
 	})
 	t.Run("random reads unchanged", func(t *testing.T) {
-		w := trace.Workload{RW: trace.RWRandRead, BS: 4096, IODepth: 1, NumIOs: 1500}
+		w := spec.Job{RW: "randread", BS: 4096, IODepth: 1, IOs: 1500}
 		off, on := s3(t, false, w), s3(t, true, w)
-		t.Logf("random 4 KiB reads: %.1f IOPS without, %.1f with", off.All.IOPS, on.All.IOPS)
-		assert.InEpsilon(t, off.All.IOPS, on.All.IOPS, 0.10)
+		t.Logf("random 4 KiB reads: %.1f IOPS without, %.1f with", off.Total.All.IOPS, on.Total.All.IOPS)
+		assert.InEpsilon(t, off.Total.All.IOPS, on.Total.All.IOPS, 0.10)
 	})
 	t.Run("small working set at memory speed", func(t *testing.T) {
-		w := trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 1, NumIOs: 3000, Size: 16 << 20}
+		w := spec.Job{RW: "randwrite", BS: 4096, IODepth: 1, IOs: 3000, Size: 16 << 20}
 		rep := s3(t, true, w)
-		t.Logf("random writes over 16 MiB: mean %.4f ms, max %.4f ms", rep.All.LatencyMS.Mean, rep.All.LatencyMS.Max)
-		assert.Less(t, rep.All.LatencyMS.Max, 0.05, "every write absorbed in memory")
+		t.Logf("random writes over 16 MiB: mean %.4f ms, max %.4f ms", rep.Total.All.LatencyMS.Mean, rep.Total.All.LatencyMS.Max)
+		assert.Less(t, rep.Total.All.LatencyMS.Max, 0.05, "every write absorbed in memory")
 		assert.Nil(t, rep.Cache.FilledAtSeconds, "a working set smaller than the cache never fills it")
 	})
 }
@@ -56,20 +56,20 @@ func TestVolumeCacheScenarioDirection(t *testing.T) {
 // times the cache run at memory latency until the cache fills, which the
 // report dates, and at disk speed after.
 func TestVolumeCacheFillsThenSlows(t *testing.T) {
-	x := experiment(t, "deskstar-7k160", trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 1, NumIOs: 12000, Size: 256 << 20})
-	x.RAID, x.Disks = &raid.Config{Level: raid.RAID0, StripeUnit: 128 << 10}, 2
-	x.Cache = &cache.Config{Size: 32 << 20}
+	x := experiment("deskstar-7k160", spec.Job{RW: "randwrite", BS: 4096, IODepth: 1, IOs: 12000, Size: 256 << 20})
+	x.Stack.RAID, x.Stack.Disks = &spec.RAID{Level: "0", StripeUnit: 128 << 10}, 2
+	x.Stack.Cache = &spec.Cache{Size: 32 << 20, Align: "none"}
 	type done struct {
 		at  sim.Time
 		lat time.Duration
 	}
 	var log []done
-	x.Observer = &sim.Observer{Completed: func(dev string, r *sim.Request, now sim.Time) {
+	obs := &sim.Observer{Completed: func(dev string, r *sim.Request, now sim.Time) {
 		if dev == trace.ReplayObserverName {
 			log = append(log, done{now, r.Latency()})
 		}
 	}}
-	rep, err := x.Run()
+	rep, err := raidsim.RunWith(x, raidsim.RunOptions{Observer: obs})
 	require.NoError(t, err)
 	require.NotNil(t, rep.Cache.FilledAtSeconds, "the report says when the cache filled")
 	filled := sim.Time(*rep.Cache.FilledAtSeconds * 1e9)

@@ -6,29 +6,24 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim"
-	"github.com/raidsim/raidsim/disk"
-	"github.com/raidsim/raidsim/trace"
+	"github.com/raidsim/raidsim/spec"
 )
 
 // The README's library example: random 4 KiB writes on a Deskstar 7K500
 // with its write cache off, then on.
 func Example() {
-	drive, err := disk.Preset("deskstar-7k500")
-	if err != nil {
-		log.Fatal(err)
-	}
 	for _, wc := range []bool{false, true} {
-		drive.WriteCache = wc
-		x := raidsim.Experiment{
-			Drive:    drive,
-			Workload: trace.Workload{RW: trace.RWRandWrite, BS: 4096, IODepth: 1, NumIOs: 2000},
-			Seed:     1,
+		x := &spec.Experiment{
+			Seed:   1,
+			Stack:  spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k500", WriteCache: &wc}},
+			Phases: []spec.Phase{{Job: spec.Job{RW: "randwrite", BS: 4096, IODepth: 1, IOs: 2000}}},
 		}
-		rep, err := x.Run()
+		rep, err := raidsim.Run(x)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("write cache %-5v %3.0f IOPS, p99 %.1f ms\n", wc, rep.All.IOPS, rep.All.LatencyMS.P99)
+		all := rep.Total.All
+		fmt.Printf("write cache %-5v %3.0f IOPS, p99 %.1f ms\n", wc, all.IOPS, all.LatencyMS.P99)
 	}
 	// Output:
 	// write cache false  75 IOPS, p99 23.2 ms
@@ -37,20 +32,15 @@ func Example() {
 
 // What a power failure one second into a run of random writes would lose
 // with the drive's write cache on and off.
-func ExampleExperiment_powerLoss() {
-	drive, err := disk.Preset("deskstar-7k160")
-	if err != nil {
-		log.Fatal(err)
-	}
+func ExampleRun_powerLoss() {
 	for _, wc := range []bool{true, false} {
-		drive.WriteCache = wc
-		x := raidsim.Experiment{
-			Drive:       drive,
-			Workload:    trace.Workload{RW: trace.RWRandWrite, BS: 16 << 10, IODepth: 4, NumIOs: 1000},
+		x := &spec.Experiment{
 			Seed:        1,
-			PowerLossAt: time.Second,
+			Stack:       spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160", WriteCache: &wc}},
+			Phases:      []spec.Phase{{Job: spec.Job{RW: "randwrite", BS: 16 << 10, IODepth: 4, IOs: 1000}}},
+			PowerLossAt: spec.Duration(time.Second),
 		}
-		rep, err := x.Run()
+		rep, err := raidsim.Run(x)
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/sweep"
 )
 
@@ -49,12 +50,12 @@ func BenchmarkSweep(b *testing.B) {
 	if grid.Len() != 16 {
 		b.Fatalf("grid has %d points, want 16", grid.Len())
 	}
-	eval := func(p sweep.Point) (*raidsim.ConfigReport, error) {
-		c, err := raidsim.ParseConfigTree(p.Tree, "bench-sweep")
+	eval := func(p sweep.Point) (*raidsim.Report, error) {
+		x, err := spec.ParseTree(p.Tree, "bench-sweep")
 		if err != nil {
 			return nil, err
 		}
-		return c.Run()
+		return raidsim.Run(x)
 	}
 	// raidsim sweep runs with the collector at 400% (see
 	// cmd/raidsim/sweep.go); measure what the command does.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/sim"
-	"github.com/raidsim/raidsim/trace"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,10 +15,9 @@ import (
 // latency is its overhead, seek, rotational wait and media transfer, with
 // at most the bus transfer on top (the bus overlaps the media).
 func TestTimelineAccountsForEveryRead(t *testing.T) {
-	x := experiment(t, "deskstar-7k500", trace.Workload{RW: trace.RWRandRead, BS: 4096, IODepth: 1, NumIOs: 50})
+	x := experiment("deskstar-7k500", spec.Job{RW: "randread", BS: 4096, IODepth: 1, IOs: 50})
 	tl := raidsim.NewTimeline(10)
-	x.Observer = tl.Observer()
-	_, err := x.Run()
+	_, err := raidsim.RunWith(x, raidsim.RunOptions{Observer: tl.Observer()})
 	require.NoError(t, err)
 	require.Len(t, tl.Entries, 10, "only the first Limit requests are kept")
 	for i, e := range tl.Entries {

@@ -13,14 +13,15 @@ package main
 
 import (
 	"fmt"
-	"github.com/raidsim/raidsim/examples/internal/scenario"
+	"math/rand/v2"
 	"os"
 	"time"
 
-	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/examples/internal/articles"
 	"github.com/raidsim/raidsim/metrics"
-	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -55,26 +56,35 @@ func (c config) String() string {
 	return c.label + " single"
 }
 
-// vwbConfig is the ICH8R Volume Write Back Cache as the model sees it
-// (scenario.IntelVolumeCache says why it is built as it is).
-func vwbConfig() *cache.Config {
-	return scenario.IntelVolumeCache(vwbSize, 2*stripeUnit)
+// vwbCache is the ICH8R Volume Write Back Cache as the model sees it
+// (articles.IntelVolumeCache says why it is built as it is).
+func vwbCache() *spec.Cache {
+	return articles.IntelVolumeCache(vwbSize, 2*stripeUnit)
 }
 
-func (c config) spec() scenario.StackSpec {
-	s := scenario.StackSpec{Preset: c.preset, Disks: 1}
+// stack is the column's storage stack.
+func (c config) stack() spec.Stack {
+	s := spec.Stack{Drive: spec.Drive{Preset: c.preset}, Disks: 1}
 	if c.raid0 {
-		s.Disks, s.RAID = 2, &raid.Config{Level: raid.RAID0, StripeUnit: stripeUnit}
+		s.Disks, s.RAID = 2, &spec.RAID{Level: "0", StripeUnit: stripeUnit}
 	}
 	if c.vwb {
-		s.Cache = vwbConfig()
+		s.Cache = vwbCache()
 	}
 	return s
 }
 
-func (c config) run(w trace.Workload) (metrics.Summary, error) {
-	return scenario.RunWorkload(c.spec(), w, seed)
+// run runs one phase on a fresh stack of the column and summarizes it.
+func (c config) run(ph spec.Phase) (metrics.Summary, error) {
+	rep, err := raidsim.Run(&spec.Experiment{Seed: seed, Stack: c.stack(), Phases: []spec.Phase{ph}})
+	if err != nil {
+		return metrics.Summary{}, err
+	}
+	return rep.Phases[0].Summary, nil
 }
+
+// job is a phase of one synthetic job.
+func job(j spec.Job) spec.Phase { return spec.Phase{Job: j} }
 
 // configs lists the article's six Intel columns: both drives single, in
 // RAID 0 with the cache off, in RAID 0 with it on.
@@ -157,7 +167,7 @@ func runHDTach(c config, scale float64) (hdTach, error) {
 	const seg = 16 << 20 // per sample: long enough that the seek to it is a small part
 	sweep := func(op sim.Op) (float64, error) {
 		eng := sim.NewEngine(seed)
-		st, err := c.spec().Build(eng, "")
+		st, err := raidsim.NewStack(eng, c.stack(), "", nil)
 		if err != nil {
 			return 0, err
 		}
@@ -166,22 +176,22 @@ func runHDTach(c config, scale float64) (hdTach, error) {
 		starts := make([]sim.Time, points)
 		ends := make([]sim.Time, points)
 		p, pos := 0, int64(0)
-		s := scenario.NewStream(eng, func() scenario.IOReq {
+		s := raidsim.NewProgram(eng, func() raidsim.Step {
 			if p == points {
-				return scenario.IOReq{Done: true}
+				return raidsim.Step{Done: true}
 			}
 			base := int64(p) * step
 			if pos == 0 {
 				starts[p] = eng.Now()
 			}
-			x := scenario.IOReq{Dev: dev, Op: op, Off: base + pos, N: bs, Segment: p}
+			x := raidsim.Step{Dev: dev, Op: op, Offset: base + pos, Length: bs, Tag: p}
 			if pos += bs; pos == seg {
 				p, pos = p+1, 0
 			}
 			return x
 		})
 		s.OnDone = func(r *sim.Request, i int) { ends[i] = r.Completed }
-		if err := scenario.RunStreams(eng, s); err != nil {
+		if err := raidsim.RunPrograms(eng, s); err != nil {
 			return 0, err
 		}
 		var sum float64
@@ -198,7 +208,7 @@ func runHDTach(c config, scale float64) (hdTach, error) {
 	if h.WriteMBs, err = sweep(sim.Write); err != nil {
 		return h, err
 	}
-	rep, err := c.run(trace.Workload{RW: trace.RWRandRead, BS: 512, NumIOs: int64(max(200, 2000*scale))})
+	rep, err := c.run(job(spec.Job{RW: "randread", BS: 512, IOs: int64(max(200, 2000*scale))}))
 	if err != nil {
 		return h, err
 	}
@@ -213,27 +223,27 @@ func runHDTach(c config, scale float64) (hdTach, error) {
 func runIOMeter(c config, scale float64) (ioMeter, error) {
 	const bs = 32 << 10
 	var m ioMeter
-	one := func(rw trace.RW, n int64) (metrics.Summary, error) {
-		return c.run(trace.Workload{RW: rw, BS: bs, NumIOs: max(n, 100)})
+	one := func(rw string, n int64) (metrics.Summary, error) {
+		return c.run(job(spec.Job{RW: rw, BS: bs, IOs: max(n, 100)}))
 	}
 	seqN := int64(30000 * scale)
-	rep, err := one(trace.RWRead, seqN)
+	rep, err := one("read", seqN)
 	if err != nil {
 		return m, err
 	}
 	m.SeqReadOps, m.SeqReadMiBs = rep.All.IOPS, rep.All.IOPS*bs/(1<<20)
-	if rep, err = one(trace.RWWrite, seqN); err != nil {
+	if rep, err = one("write", seqN); err != nil {
 		return m, err
 	}
 	m.SeqWriteOps, m.SeqWriteMiBs = rep.All.IOPS, rep.All.IOPS*bs/(1<<20)
-	if rep, err = one(trace.RWRandRead, int64(2000*scale)); err != nil {
+	if rep, err = one("randread", int64(2000*scale)); err != nil {
 		return m, err
 	}
 	m.RandReadOps, m.RandReadMS = rep.All.IOPS, rep.All.LatencyMS.Mean
 	// IOMeter's ramp-up: leave out the time a volume cache takes to fill
 	// (cache off and on alike), so the figure is its steady state.
 	ramp := int64(vwbSize / bs)
-	rep, err = scenario.RunWorkloadAfter(c.spec(), trace.Workload{RW: trace.RWRandWrite, BS: bs, NumIOs: ramp + max(int64(16000*scale), 100)}, seed, ramp)
+	rep, err = c.run(spec.Phase{RampIOs: ramp, Job: spec.Job{RW: "randwrite", BS: bs, IOs: ramp + max(int64(16000*scale), 100)}})
 	if err != nil {
 		return m, err
 	}
@@ -251,95 +261,29 @@ const meanFile = 1 << 20
 // runISO times the ISO install test for one drive model, as storage
 // sees it. The installer reads the image sequentially in 64 KiB requests
 // and writes what it read as installed files, reading at most
-// installBuffer ahead of what it wrote: a read stream and a write stream
-// on one engine. Each file is written in 64 KiB requests where the volume
-// allocates next, then NTFS writes its MFT record and a $LogFile record.
-// The image sits just after the system files (8 GiB from the start); the
-// installed files land after it. Unpacking takes no time here: the
-// article's own times include the installer's CPU work (its "second
-// drive" case installs about 4 GB in 90-100 s, slower than either drive
-// streams), so compare the ratios to that case, not seconds. Install
-// time is when the last write is acknowledged.
+// installBuffer ahead of what it wrote: a read program and a write
+// program on one engine. Each file is written in 64 KiB requests where
+// the volume allocates next, then NTFS writes its MFT record and a
+// $LogFile record. The image sits just after the system files (8 GiB
+// from the start); the installed files land after it. Unpacking takes
+// no time here: the article's own times include the installer's CPU
+// work (its "second drive" case installs about 4 GB in 90-100 s, slower
+// than either drive streams), so compare the ratios to that case, not
+// seconds. Install time is when the last write is acknowledged.
 func runISO(preset string, size int64) (isoTest, error) {
-	const bs = 64 << 10
-	const isoAt = 8 << 30
-	install := func(src, dst sim.Device, eng *sim.Engine) (float64, error) {
-		dstAt := int64(isoAt)
-		if src == dst {
-			dstAt = isoAt + size + 1<<30
-		}
-		var read, written int64
-		var wr *scenario.Stream
-		pokeWriter := sim.HandlerFunc(func(sim.Time, any) { wr.Poke() })
-		rd := scenario.NewStream(eng, func() scenario.IOReq {
-			switch {
-			case read == size:
-				return scenario.IOReq{Done: true}
-			case read-written >= installBuffer:
-				return scenario.IOReq{Wait: true}
-			}
-			return scenario.IOReq{Dev: src, Op: sim.Read, Off: isoAt + read, N: bs}
-		})
-		rd.OnDone = func(r *sim.Request, _ int) {
-			read += r.Length
-			// The installer asks for its next chunk before it writes
-			// this one: wake the writer once the read stream has issued.
-			eng.Schedule(eng.Now(), pokeWriter, nil)
-		}
-		// The installed files: sizes drawn around meanFile, each written
-		// in chunks where the volume allocates next, then its MFT record
-		// (4 KiB, the MFT zone 3 GiB from the start) and a $LogFile record
-		// (4 KiB, the middle of the volume), as NTFS does per file created.
-		rng := eng.Rand("install")
-		mftAt, logAt := int64(3<<30), dst.Capacity()/2&^(1<<20-1)
-		var fileLeft int64
-		var files int64
-		meta := 0 // metadata writes still due for the file just written
-		wr = scenario.NewStream(eng, func() scenario.IOReq {
-			if meta > 0 {
-				meta--
-				if meta == 1 {
-					return scenario.IOReq{Dev: dst, Op: sim.Write, Off: mftAt + (files/4)*4096, N: 4096}
-				}
-				return scenario.IOReq{Dev: dst, Op: sim.Write, Off: logAt + (files%4096)*4096, N: 4096}
-			}
-			if written == size {
-				return scenario.IOReq{Done: true}
-			}
-			if fileLeft == 0 {
-				fileLeft = min(size-written, max(4096, int64(rng.ExpFloat64()*meanFile)&^4095))
-			}
-			n := min(int64(bs), fileLeft)
-			if written+n > read {
-				return scenario.IOReq{Wait: true}
-			}
-			x := scenario.IOReq{Dev: dst, Op: sim.Write, Off: dstAt + written, N: n}
-			written += n
-			if fileLeft -= n; fileLeft == 0 {
-				files++
-				meta = 2
-			}
-			return x
-		})
-		wr.OnDone = func(*sim.Request, int) { rd.Poke() }
-		start := eng.Now()
-		if err := scenario.RunStreams(eng, rd, wr); err != nil {
-			return 0, err
-		}
-		return max(rd.End, wr.End).Sub(start).Seconds(), nil
-	}
 	var t isoTest
 	// Two single drives: image on the second, install on the first.
 	eng := sim.NewEngine(seed)
-	a, err := scenario.StackSpec{Preset: preset}.Build(eng, "a")
+	single := spec.Stack{Drive: spec.Drive{Preset: preset}}
+	a, err := raidsim.NewStack(eng, single, "a", nil)
 	if err != nil {
 		return t, err
 	}
-	b, err := scenario.StackSpec{Preset: preset}.Build(eng, "b")
+	b, err := raidsim.NewStack(eng, single, "b", nil)
 	if err != nil {
 		return t, err
 	}
-	if t.SecondDrive, err = install(b.Top, a.Top, eng); err != nil {
+	if t.SecondDrive, err = newInstaller(eng, b.Top, a.Top, size).run(); err != nil {
 		return t, err
 	}
 	for _, v := range []struct {
@@ -351,15 +295,113 @@ func runISO(preset string, size int64) (isoTest, error) {
 		{config{preset: preset, raid0: true, vwb: true}, &t.SameArrayVWB},
 	} {
 		eng := sim.NewEngine(seed)
-		st, err := v.c.spec().Build(eng, "")
+		st, err := raidsim.NewStack(eng, v.c.stack(), "", nil)
 		if err != nil {
 			return t, err
 		}
-		if *v.out, err = install(st.Top, st.Top, eng); err != nil {
+		if *v.out, err = newInstaller(eng, st.Top, st.Top, size).run(); err != nil {
 			return t, err
 		}
 	}
 	return t, nil
+}
+
+// Where the ISO test's data lies.
+const (
+	isoAt = 8 << 30 // the image
+	mftAt = 3 << 30 // the MFT zone
+)
+
+// installer is the ISO test's two programs: a reader of the image on
+// src and a writer of the installed files on dst (src itself, or
+// another drive).
+type installer struct {
+	eng           *sim.Engine
+	src, dst      sim.Device
+	size          int64 // bytes of the image and of the files
+	dstAt, logAt  int64 // where the files and the $LogFile lie
+	read, written int64
+	rng           *rand.Rand
+	fileLeft      int64 // bytes of the current file still to write
+	files         int64 // files written
+	meta          int   // metadata writes still due for the file just written
+	rd, wr        *raidsim.Program
+}
+
+// newInstaller prepares the install of size bytes from src to dst.
+func newInstaller(eng *sim.Engine, src, dst sim.Device, size int64) *installer {
+	in := &installer{eng: eng, src: src, dst: dst, size: size, dstAt: isoAt}
+	if src == dst {
+		in.dstAt = isoAt + size + 1<<30
+	}
+	in.rd = raidsim.NewProgram(eng, in.nextRead)
+	in.rd.OnDone = func(r *sim.Request, _ int) {
+		in.read += r.Length
+		// The installer asks for its next chunk before it writes this
+		// one: wake the writer once the reader has issued.
+		in.wr.PokeLater()
+	}
+	// The installed files: sizes drawn around meanFile, each written in
+	// chunks where the volume allocates next, then its MFT record (4 KiB,
+	// the MFT zone) and a $LogFile record (4 KiB, the middle of the
+	// volume), as NTFS does per file created.
+	in.rng = eng.Rand("install")
+	in.logAt = dst.Capacity() / 2 &^ (1<<20 - 1)
+	in.wr = raidsim.NewProgram(eng, in.nextWrite)
+	in.wr.OnDone = func(*sim.Request, int) { in.rd.Poke() }
+	return in
+}
+
+// nextRead is the reader's next 64 KiB of the image, unless it is
+// installBuffer ahead of the writer.
+func (in *installer) nextRead() raidsim.Step {
+	const bs = 64 << 10
+	switch {
+	case in.read == in.size:
+		return raidsim.Step{Done: true}
+	case in.read-in.written >= installBuffer:
+		return raidsim.Step{Wait: true}
+	}
+	return raidsim.Step{Dev: in.src, Op: sim.Read, Offset: isoAt + in.read, Length: bs}
+}
+
+// nextWrite is the writer's next write: the metadata of the file just
+// written, else the next chunk of a file once it has been read.
+func (in *installer) nextWrite() raidsim.Step {
+	const bs = 64 << 10
+	if in.meta > 0 {
+		in.meta--
+		if in.meta == 1 {
+			return raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: mftAt + (in.files/4)*4096, Length: 4096}
+		}
+		return raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: in.logAt + (in.files%4096)*4096, Length: 4096}
+	}
+	if in.written == in.size {
+		return raidsim.Step{Done: true}
+	}
+	if in.fileLeft == 0 {
+		in.fileLeft = min(in.size-in.written, max(4096, int64(in.rng.ExpFloat64()*meanFile)&^4095))
+	}
+	n := min(int64(bs), in.fileLeft)
+	if in.written+n > in.read {
+		return raidsim.Step{Wait: true}
+	}
+	x := raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: in.dstAt + in.written, Length: n}
+	in.written += n
+	if in.fileLeft -= n; in.fileLeft == 0 {
+		in.files++
+		in.meta = 2
+	}
+	return x
+}
+
+// run runs the install and returns its time in seconds.
+func (in *installer) run() (float64, error) {
+	start := in.eng.Now()
+	if err := raidsim.RunPrograms(in.eng, in.rd, in.wr); err != nil {
+		return 0, err
+	}
+	return max(in.rd.End, in.wr.End).Sub(start).Seconds(), nil
 }
 
 // article holds seed 003's Intel ICH8R figures, by config index.

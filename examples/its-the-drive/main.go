@@ -12,16 +12,15 @@ package main
 
 import (
 	"fmt"
-	"github.com/raidsim/raidsim/examples/internal/scenario"
 	"math"
 	"os"
 	"time"
 
-	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
-	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -81,7 +80,7 @@ type results struct {
 // nasStack is one storage set-up of the NAS sweep.
 type nasStack struct {
 	label string
-	spec  scenario.StackSpec
+	stack spec.Stack
 }
 
 // nasRAM is the NAS's memory that caches files (the 509 Pro has 1 GB;
@@ -92,23 +91,43 @@ const nasRAM = 512 << 20
 // written into memory and flushed in 64 KiB pieces as the kernel writes
 // back pages, without regard to RAID stripes, and sequential reads are
 // read ahead 128 KiB (Linux's default).
-func nasCache(size int64, align bool) *cache.Config {
-	c := &cache.Config{Size: size, ReadAhead: 128 << 10, MaxDestageBytes: 64 << 10, Policy: cache.Watermark,
-		HighWater: 0.10, LowWater: 0.05}
+func nasCache(size int64, align bool) *spec.Cache {
+	c := &spec.Cache{Size: spec.Size(size), ReadAhead: 128 << 10, MaxDestage: 64 << 10, Policy: "wm",
+		HighWater: 0.10, LowWater: 0.05, Align: "none"}
 	if align {
-		c.Align, c.MaxDestageBytes = cache.AlignStripe, 1<<20
+		c.Align, c.MaxDestage = "stripe", 1<<20
 	}
 	return c
 }
 
 func nasStacks(ram int64) []nasStack {
-	r5 := &raid.Config{Level: raid.RAID5, StripeUnit: 64 << 10}
+	r5 := &spec.RAID{Level: "5", StripeUnit: 64 << 10}
+	d1000 := spec.Drive{Preset: "deskstar-7k1000"}
+	d160 := spec.Drive{Preset: "deskstar-7k160"}
 	return []nasStack{
-		{"1x 7K1000", scenario.StackSpec{Preset: "deskstar-7k1000", Cache: nasCache(ram, false)}},
-		{"1x 7K160", scenario.StackSpec{Preset: "deskstar-7k160", Cache: nasCache(ram, false)}},
-		{"3x 7K160 RAID 5", scenario.StackSpec{Preset: "deskstar-7k160", Disks: 3, RAID: r5, Cache: nasCache(ram, false)}},
-		{"3x 7K160 RAID 5, stripe-aligned flush", scenario.StackSpec{Preset: "deskstar-7k160", Disks: 3, RAID: r5, Cache: nasCache(ram, true)}},
+		{"1x 7K1000", spec.Stack{Drive: d1000, Cache: nasCache(ram, false)}},
+		{"1x 7K160", spec.Stack{Drive: d160, Cache: nasCache(ram, false)}},
+		{"3x 7K160 RAID 5", spec.Stack{Drive: d160, Disks: 3, RAID: r5, Cache: nasCache(ram, false)}},
+		{"3x 7K160 RAID 5, stripe-aligned flush", spec.Stack{Drive: d160, Disks: 3, RAID: r5, Cache: nasCache(ram, true)}},
 	}
+}
+
+// runJobs runs jobs one after the other on one fresh stack and returns
+// each one's summary.
+func runJobs(st spec.Stack, jobs ...spec.Job) ([]metrics.Summary, error) {
+	x := &spec.Experiment{Seed: seed, Stack: st}
+	for _, j := range jobs {
+		x.Phases = append(x.Phases, spec.Phase{Job: j})
+	}
+	rep, err := raidsim.Run(x)
+	if err != nil {
+		return nil, err
+	}
+	sums := make([]metrics.Summary, len(rep.Phases))
+	for i := range rep.Phases {
+		sums[i] = rep.Phases[i].Summary
+	}
+	return sums, nil
 }
 
 // run simulates every table; scale shrinks the amounts of data (1 for
@@ -145,7 +164,7 @@ func run(scale float64) (results, error) {
 		size := int64(float64(mib<<20)*scale) &^ (1<<20 - 1)
 		p := nasPoint{Size: size}
 		for _, s := range stacks {
-			w, rd, err := runFile(s.spec, size)
+			w, rd, err := runFile(s.stack, size)
 			if err != nil {
 				return r, fmt.Errorf("%s: %w", s.label, err)
 			}
@@ -172,41 +191,41 @@ func runZones(preset string, scale float64) (zoneResult, error) {
 	}
 	z.OneTrack, z.BufferMiB = fig.OuterInstant/1e6, fig.BufferSize>>20
 	stretch := max(int64(256<<20*scale)&^(1<<20-1), 32<<20)
-	spec := scenario.StackSpec{Preset: preset}
-	sum, err := scenario.RunWorkload(spec, trace.Workload{RW: trace.RWRead, BS: 64 << 10, Size: stretch}, seed)
+	one := spec.Stack{Drive: spec.Drive{Preset: preset}}
+	sum, err := runJobs(one, spec.Job{RW: "read", BS: 64 << 10, Size: spec.Size(stretch)})
 	if err != nil {
 		return z, err
 	}
-	z.Outer = sum.All.MBPerS
+	z.Outer = sum[0].All.MBPerS
 	capacity := fig.Capacity &^ (1<<20 - 1)
-	sum, err = scenario.RunWorkload(spec, trace.Workload{RW: trace.RWRead, BS: 64 << 10, Offset: capacity - stretch, Size: stretch}, seed)
+	sum, err = runJobs(one, spec.Job{RW: "read", BS: 64 << 10, Offset: spec.Size(capacity - stretch), Size: spec.Size(stretch)})
 	if err != nil {
 		return z, err
 	}
-	z.Inner = sum.All.MBPerS
+	z.Inner = sum[0].All.MBPerS
 	// Read a segment's worth, then the same again: the second comes from
 	// the buffer across the interface.
 	p.FillDefaults()
 	z.ReRead = min(1<<20, p.BufferSize/int64(p.Segments))
 	eng := sim.NewEngine(seed)
-	st, err := spec.Build(eng, "")
+	st, err := raidsim.NewStack(eng, one, "", nil)
 	if err != nil {
 		return z, err
 	}
 	n := 0
 	var t0, t1 sim.Time
-	s := scenario.NewStream(eng, func() scenario.IOReq {
+	s := raidsim.NewProgram(eng, func() raidsim.Step {
 		if n == 2 {
-			return scenario.IOReq{Done: true}
+			return raidsim.Step{Done: true}
 		}
 		n++
 		if n == 2 {
 			t0 = eng.Now()
 		}
-		return scenario.IOReq{Dev: st.Top, Op: sim.Read, Off: 1 << 30, N: z.ReRead}
+		return raidsim.Step{Dev: st.Top, Op: sim.Read, Offset: 1 << 30, Length: z.ReRead}
 	})
 	s.OnDone = func(r *sim.Request, _ int) { t1 = r.Completed }
-	if err := scenario.RunStreams(eng, s); err != nil {
+	if err := raidsim.RunPrograms(eng, s); err != nil {
 		return z, err
 	}
 	z.BufferHit = float64(z.ReRead) / t1.Sub(t0).Seconds() / 1e6
@@ -217,11 +236,11 @@ func runZones(preset string, scale float64) (zoneResult, error) {
 // outstanding, to an idle drive with its write cache on, and returns the
 // rate at which the host saw them acknowledged, MB/s.
 func runTransfer(preset string, size int64) (float64, error) {
-	sum, err := scenario.RunWorkload(scenario.StackSpec{Preset: preset}, trace.Workload{RW: trace.RWWrite, BS: 1 << 20, Offset: 1 << 30, Size: size}, seed)
+	sum, err := runJobs(spec.Stack{Drive: spec.Drive{Preset: preset}}, spec.Job{RW: "write", BS: 1 << 20, Offset: 1 << 30, Size: spec.Size(size)})
 	if err != nil {
 		return 0, err
 	}
-	return float64(size) / sum.SimSeconds / 1e6, nil
+	return float64(size) / sum[0].SimSeconds / 1e6, nil
 }
 
 // runFile is one iozone point: write a file of size bytes sequentially
@@ -231,23 +250,15 @@ func runTransfer(preset string, size int64) (float64, error) {
 // file's size over the time from its first request to its last answer:
 // writes the NAS still holds dirty when the write test ends are flushed
 // while the read test runs.
-func runFile(spec scenario.StackSpec, size int64) (write, read float64, err error) {
-	eng := sim.NewEngine(seed)
-	st, err := spec.Build(eng, "")
+func runFile(st spec.Stack, size int64) (write, read float64, err error) {
+	w := spec.Job{RW: "write", BS: 64 << 10, Offset: 1 << 30, Size: spec.Size(size)}
+	r := w
+	r.RW = "read"
+	sum, err := runJobs(st, w, r)
 	if err != nil {
 		return 0, 0, err
 	}
-	w := trace.Workload{RW: trace.RWWrite, BS: 64 << 10, Offset: 1 << 30, Size: size}
-	sw, err := scenario.ReplayOn(eng, st.Top, w)
-	if err != nil {
-		return 0, 0, err
-	}
-	w.RW = trace.RWRead
-	sr, err := scenario.ReplayOn(eng, st.Top, w)
-	if err != nil {
-		return 0, 0, err
-	}
-	return float64(size) / sw.SimSeconds / 1e6, float64(size) / sr.SimSeconds / 1e6, nil
+	return float64(size) / sum[0].SimSeconds / 1e6, float64(size) / sum[1].SimSeconds / 1e6, nil
 }
 
 func f1(v float64) string { return metrics.FormatFixed(v, 1) }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/raidsim/raidsim/examples/internal/scenario"
+	"github.com/raidsim/raidsim/examples/internal/articles"
 	"testing"
 )
 
@@ -15,16 +15,16 @@ func TestItsTheDrive(t *testing.T) {
 	for i, z := range zoneDrives {
 		s := r.Zones[i]
 		// Drive physics within 25% of the article.
-		scenario.Within(t, z.label+" sustained max", s.Outer, z.articleMax, 0.25)
-		scenario.Within(t, z.label+" sustained min", s.Inner, z.articleMin, 0.25)
-		scenario.Within(t, z.label+" buffer re-read against the 300 MB/s interface", s.BufferHit, articleInterface, 0.25)
+		articles.Within(t, z.label+" sustained max", s.Outer, z.articleMax, 0.25)
+		articles.Within(t, z.label+" sustained min", s.Inner, z.articleMin, 0.25)
+		articles.Within(t, z.label+" buffer re-read against the 300 MB/s interface", s.BufferHit, articleInterface, 0.25)
 		// The sustained rate falls from the outer to the inner zone.
-		scenario.More(t, z.label+" outer vs inner", s.Outer, 1.5*s.Inner)
+		articles.More(t, z.label+" outer vs inner", s.Outer, 1.5*s.Inner)
 		// The interface is not the bound: the buffer delivers far more
 		// than the platters.
-		scenario.More(t, z.label+" buffer re-read vs outer media rate", s.BufferHit, 2.5*s.Outer)
+		articles.More(t, z.label+" buffer re-read vs outer media rate", s.BufferHit, 2.5*s.Outer)
 		// A single track is faster than a sustained stretch (switches).
-		scenario.More(t, z.label+" one-track vs sustained", s.OneTrack, s.Outer)
+		articles.More(t, z.label+" one-track vs sustained", s.OneTrack, s.Outer)
 	}
 	// The buffer's effect shrinks with transfer size; a transfer larger
 	// than the buffer is media bound.
@@ -34,7 +34,7 @@ func TestItsTheDrive(t *testing.T) {
 			t.Errorf("transfer %d B at %.1f MB/s is faster than the smaller one before (%.1f)", p.Size, p.MBs, r.Sizes[i-1].MBs)
 		}
 		if !p.Media {
-			scenario.More(t, "transfer within the buffer vs media rate", p.MBs, 2.5*outer)
+			articles.More(t, "transfer within the buffer vs media rate", p.MBs, 2.5*outer)
 		}
 	}
 	last := r.Sizes[len(r.Sizes)-1]
@@ -49,10 +49,10 @@ func TestItsTheDrive(t *testing.T) {
 		t.Fatalf("file sizes %d..%d do not straddle the %d B memory", small.Size, big.Size, r.NASCache)
 	}
 	for i, name := range r.Stacks {
-		scenario.More(t, name+" write: file in memory vs larger", small.Write[i], 3*big.Write[i])
-		scenario.More(t, name+" read: file in memory vs larger", small.Read[i], 3*big.Read[i])
+		articles.More(t, name+" write: file in memory vs larger", small.Write[i], 3*big.Write[i])
+		articles.More(t, name+" read: file in memory vs larger", small.Read[i], 3*big.Read[i])
 	}
-	scenario.More(t, "large-file write: one 7K160 vs RAID 5", big.Write[nas7K160], big.Write[nasRAID5])
-	scenario.More(t, "large-file write: RAID 5 stripe-aligned vs not", big.Write[nasRAID5Aligned], big.Write[nasRAID5])
+	articles.More(t, "large-file write: one 7K160 vs RAID 5", big.Write[nas7K160], big.Write[nasRAID5])
+	articles.More(t, "large-file write: RAID 5 stripe-aligned vs not", big.Write[nasRAID5Aligned], big.Write[nasRAID5])
 	t.Logf("RAID 5 at %d B: write %.1f, read %.1f MB/s (article %.1f)", big.Size, big.Write[nasRAID5], big.Read[nasRAID5], articleRAID5GB)
 }

@@ -23,7 +23,7 @@ import (
 	"path/filepath"
 
 	"github.com/raidsim/raidsim/plot"
-	"github.com/raidsim/raidsim/trace"
+	"github.com/raidsim/raidsim/spec"
 )
 
 func main() {
@@ -35,14 +35,14 @@ func main() {
 
 // defaultGrid is the experiment the command runs.
 func defaultGrid() grid {
+	reads := 70
 	return grid{
 		Drive: "deskstar-7k160", Disks: 4,
 		StripeUnits: []int64{16 << 10, 64 << 10, 128 << 10, 256 << 10},
 		CacheSizes:  []int64{0, 16 << 20, 64 << 20, 256 << 20},
-		Workload: trace.Workload{
-			RW: trace.RWRandRW, RWMixRead: 70,
-			BSSplit: []trace.BSSplitEntry{{Size: 8 << 10, Percent: 80}, {Size: 64 << 10, Percent: 20}},
-			IODepth: 16, Size: 2 << 30, NumIOs: 200000,
+		Workload: spec.Job{
+			RW: "randrw", RWMixRead: &reads, BSSplit: "8KiB/80:64KiB/20",
+			IODepth: 16, Size: 2 << 30, IOs: 200000,
 		},
 		Seed: 1,
 	}
@@ -55,7 +55,7 @@ func run(args []string, w io.Writer) error {
 	fs.SetOutput(w)
 	g := defaultGrid()
 	out := fs.String("out", "stripe-sweep.svg", "heat map `file` (.svg or .png)")
-	fs.Int64Var(&g.Workload.NumIOs, "ios", g.Workload.NumIOs, "requests per cell")
+	fs.Int64Var(&g.Workload.IOs, "ios", g.Workload.IOs, "requests per cell")
 	fs.IntVar(&g.Workers, "workers", 0, "cells simulated at once (0: one per CPU)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -66,8 +66,8 @@ func run(args []string, w io.Writer) error {
 	if _, err := plot.FormatOf(*out); err != nil { // fail before simulating
 		return err
 	}
-	if g.Workload.NumIOs <= 0 {
-		return fmt.Errorf("-ios %d: must be positive", g.Workload.NumIOs)
+	if g.Workload.IOs <= 0 {
+		return fmt.Errorf("-ios %d: must be positive", g.Workload.IOs)
 	}
 	res, err := g.run()
 	if err != nil {

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raidsim/raidsim/cache"
-	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim"
 )
 
 // reduced is the default grid scaled down four times: a 512 MiB region,
@@ -20,7 +19,7 @@ import (
 func reduced() grid {
 	g := defaultGrid()
 	g.Workload.Size = 512 << 20
-	g.Workload.NumIOs = 50000
+	g.Workload.IOs = 50000
 	g.CacheSizes = []int64{0, 4 << 20, 16 << 20, 64 << 20}
 	return g
 }
@@ -53,13 +52,13 @@ func TestEffects(t *testing.T) {
 			cached, none := res.cells[i][j].Report, res.cells[0][j].Report
 			// A write-back cache answers writes from memory and
 			// destages them in LBA order: more IOPS, faster writes.
-			if cached.All.IOPS <= none.All.IOPS {
+			if cached.Total.All.IOPS <= none.Total.All.IOPS {
 				t.Errorf("%d MiB cache, %d KiB stripe: %.0f IOPS, not above %.0f without a cache",
-					g.CacheSizes[i]>>20, g.StripeUnits[j]>>10, cached.All.IOPS, none.All.IOPS)
+					g.CacheSizes[i]>>20, g.StripeUnits[j]>>10, cached.Total.All.IOPS, none.Total.All.IOPS)
 			}
-			if cached.Write.LatencyMS.Mean >= none.Write.LatencyMS.Mean {
+			if cached.Total.Write.LatencyMS.Mean >= none.Total.Write.LatencyMS.Mean {
 				t.Errorf("%d MiB cache, %d KiB stripe: mean write %.1f ms, not below %.1f ms without a cache",
-					g.CacheSizes[i]>>20, g.StripeUnits[j]>>10, cached.Write.LatencyMS.Mean, none.Write.LatencyMS.Mean)
+					g.CacheSizes[i]>>20, g.StripeUnits[j]>>10, cached.Total.Write.LatencyMS.Mean, none.Total.Write.LatencyMS.Mean)
 			}
 			// A bigger cache holds more of the region: read hits
 			// never fall as it grows.
@@ -82,21 +81,16 @@ func TestEffects(t *testing.T) {
 	// The cause is the order: destaging least recently written first
 	// spreads the destages over stripes, and the drives' queues at the
 	// largest unit grow back.
-	p, err := disk.Preset(g.Drive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.WriteCache = false
 	big := len(g.CacheSizes) - 1
-	x := g.experiment(p, g.StripeUnits[last], g.CacheSizes[big])
-	x.Cache.Order = cache.OrderLRW
-	lrw, err := x.Run()
+	x := g.experiment(g.StripeUnits[last], g.CacheSizes[big])
+	x.Stack.Cache.Order = "lrw"
+	lrw, err := raidsim.Run(x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lba := res.cells[big][last].Report; meanQueue(lrw) <= meanQueue(lba) || lrw.All.IOPS <= lba.All.IOPS {
+	if lba := res.cells[big][last].Report; meanQueue(lrw) <= meanQueue(lba) || lrw.Total.All.IOPS <= lba.Total.All.IOPS {
 		t.Errorf("largest cache and stripe unit: destaging in LRW order gives queue %.1f and %.0f IOPS, not above LBA order's %.1f and %.0f",
-			meanQueue(lrw), lrw.All.IOPS, meanQueue(lba), lba.All.IOPS)
+			meanQueue(lrw), lrw.Total.All.IOPS, meanQueue(lba), lba.Total.All.IOPS)
 	}
 	if res.best(0) != last {
 		t.Errorf("no cache: best stripe unit is %d KiB; want the largest", g.StripeUnits[res.best(0)]>>10)
@@ -109,7 +103,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 	tables := make([]string, 2)
 	for k, workers := range []int{1, 2} {
 		g := reduced()
-		g.Workload.NumIOs = 3000
+		g.Workload.IOs = 3000
 		g.Workers = workers
 		res, err := g.run()
 		if err != nil {

@@ -16,7 +16,7 @@ func (r *results) table() metrics.Table {
 	wl := g.Workload
 	t := metrics.Table{
 		Title: fmt.Sprintf("RAID 5 of %d %s (drive write cache off), %d%% reads, bssplit 8KiB/80:64KiB/20 random over %s, iodepth %d, %d requests per cell, seed %d",
-			g.Disks, g.Drive, wl.RWMixRead, trace.FormatSize(wl.Size), wl.IODepth, wl.NumIOs, g.Seed),
+			g.Disks, g.Drive, *wl.RWMixRead, trace.FormatSize(int64(wl.Size)), wl.IODepth, wl.IOs, g.Seed),
 		Header: []string{"cache", "stripe unit", "IOPS", "mean ms", "read ms", "write ms", "p99 ms", "read hits", "stalled writes", "at risk"},
 	}
 	var maxRisk int64
@@ -31,9 +31,9 @@ func (r *results) table() metrics.Table {
 				maxRisk = max(maxRisk, rep.Cache.DirtyBytesAtEnd)
 			}
 			t.AddRow(cacheName(c.CacheSize), trace.FormatSize(c.StripeUnit),
-				metrics.FormatFixed(rep.All.IOPS, 0), metrics.FormatSig(rep.All.LatencyMS.Mean, 3),
-				metrics.FormatSig(rep.Read.LatencyMS.Mean, 3), metrics.FormatSig(rep.Write.LatencyMS.Mean, 3),
-				metrics.FormatFixed(rep.All.LatencyMS.P99, 0), hits, stalls, risk)
+				metrics.FormatFixed(rep.Total.All.IOPS, 0), metrics.FormatSig(rep.Total.All.LatencyMS.Mean, 3),
+				metrics.FormatSig(rep.Total.Read.LatencyMS.Mean, 3), metrics.FormatSig(rep.Total.Write.LatencyMS.Mean, 3),
+				metrics.FormatFixed(rep.Total.All.LatencyMS.P99, 0), hits, stalls, risk)
 		}
 	}
 	t.Notes = r.notes(maxRisk)
@@ -66,8 +66,8 @@ func (r *results) notes(maxRisk int64) []string {
 		}
 		notes = append(notes, fmt.Sprintf(
 			"%s, by %.0f%% to %.0f%%. Writes are acknowledged from memory (mean write latency %s ms without a cache, %s ms with %s, at %s) and destaged many at a time in LBA order: the drives hold %.1f requests on average against %.1f without a cache, so their command queueing finds nearer ones (mean seek %.0f against %.0f cylinders). The %s cache also serves %.0f%% of reads, about its share of the %s region.",
-			raises, 100*lo, 100*hi, metrics.FormatSig(none.Write.LatencyMS.Mean, 3), metrics.FormatSig(big.Write.LatencyMS.Mean, 2), cacheName(g.CacheSizes[last]), unit(0),
-			meanQueue(big), meanQueue(none), meanSeek(big), meanSeek(none), cacheName(g.CacheSizes[last]), 100*big.Cache.ReadHitRatio, trace.FormatSize(g.Workload.Size)))
+			raises, 100*lo, 100*hi, metrics.FormatSig(none.Total.Write.LatencyMS.Mean, 3), metrics.FormatSig(big.Total.Write.LatencyMS.Mean, 2), cacheName(g.CacheSizes[last]), unit(0),
+			meanQueue(big), meanQueue(none), meanSeek(big), meanSeek(none), cacheName(g.CacheSizes[last]), 100*big.Cache.ReadHitRatio, trace.FormatSize(int64(g.Workload.Size))))
 	}
 	bests := ""
 	for i := range g.CacheSizes {
@@ -91,7 +91,7 @@ func (r *results) notes(maxRisk int64) []string {
 	}
 	// Data written against the largest cache: below a few times its size
 	// the cached figures are mostly memory speed, not the steady state.
-	written := r.cells[last][0].Report.Write.Bytes
+	written := r.cells[last][0].Report.Total.Write.Bytes
 	steady := "The runs write several times the largest cache, so most of each figure is the steady state in which destaging sets the pace."
 	if g.CacheSizes[last] > 0 && written < 3*g.CacheSizes[last] {
 		steady = fmt.Sprintf("These runs write only %s, less than three times the largest cache: its figures are mostly memory speed, not the steady state. Run more requests (-ios) for a fair comparison.", mib(written))
@@ -106,7 +106,7 @@ func (r *results) notes(maxRisk int64) []string {
 func (r *results) heatMap() plot.HeatMapFigure {
 	g := r.grid
 	f := plot.HeatMapFigure{
-		Title:      fmt.Sprintf("RAID 5 x%d %s: IOPS, %d%% reads 8K/64K random", g.Disks, g.Drive, g.Workload.RWMixRead),
+		Title:      fmt.Sprintf("RAID 5 x%d %s: IOPS, %d%% reads 8K/64K random", g.Disks, g.Drive, *g.Workload.RWMixRead),
 		XLabel:     "stripe unit",
 		YLabel:     "volume write-back cache",
 		ValueLabel: "IOPS",

@@ -6,9 +6,7 @@ import (
 	"sync"
 
 	"github.com/raidsim/raidsim"
-	"github.com/raidsim/raidsim/cache"
-	"github.com/raidsim/raidsim/disk"
-	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -24,8 +22,8 @@ type grid struct {
 	// CacheSizes are the volume write-back cache sizes, in bytes; 0 means
 	// no volume cache.
 	CacheSizes []int64
-	// Workload is the mixed workload every cell runs.
-	Workload trace.Workload
+	// Workload is the mixed job every cell runs.
+	Workload spec.Job
 	// Seed is every cell's seed: all cells see the same request stream.
 	Seed uint64
 	// Workers is the number of cells simulated at once; 0 means one per
@@ -39,17 +37,22 @@ type cell struct {
 	Report                *raidsim.Report
 }
 
-// experiment returns the experiment of one cell.
-func (g grid) experiment(p disk.Params, stripe, cacheSize int64) raidsim.Experiment {
-	x := raidsim.Experiment{
-		Drive:    p,
-		Disks:    g.Disks,
-		RAID:     &raid.Config{Level: raid.RAID5, StripeUnit: stripe},
-		Workload: g.Workload,
-		Seed:     g.Seed,
+// experiment returns the experiment of one cell. Controllers in front
+// of an array normally turn the drives' own write caches off: every
+// write the array issues reaches a platter.
+func (g grid) experiment(stripe, cacheSize int64) *spec.Experiment {
+	writeCache := false
+	x := &spec.Experiment{
+		Seed: g.Seed,
+		Stack: spec.Stack{
+			Drive: spec.Drive{Preset: g.Drive, WriteCache: &writeCache},
+			Disks: g.Disks,
+			RAID:  &spec.RAID{Level: "5", StripeUnit: spec.Size(stripe)},
+		},
+		Phases: []spec.Phase{{Job: g.Workload}},
 	}
 	if cacheSize > 0 {
-		x.Cache = &cache.Config{Size: cacheSize, Align: cache.AlignStripe}
+		x.Stack.Cache = &spec.Cache{Size: spec.Size(cacheSize), Align: "stripe"}
 	}
 	return x
 }
@@ -59,13 +62,6 @@ func (g grid) experiment(p disk.Params, stripe, cacheSize int64) raidsim.Experim
 // its own engine and the same seed, so the results do not depend on the
 // number of workers or on the order cells finish in.
 func (g grid) run() (*results, error) {
-	p, err := disk.Preset(g.Drive)
-	if err != nil {
-		return nil, err
-	}
-	// Controllers in front of an array normally turn the drives' own
-	// write caches off: every write the array issues reaches a platter.
-	p.WriteCache = false
 	cells := make([][]cell, len(g.CacheSizes))
 	type job struct{ i, j int }
 	jobs := make(chan job)
@@ -86,7 +82,7 @@ func (g grid) run() (*results, error) {
 		wg.Go(func() {
 			for jb := range jobs {
 				c := &cells[jb.i][jb.j]
-				c.Report, errs[jb.i][jb.j] = g.experiment(p, c.StripeUnit, c.CacheSize).Run()
+				c.Report, errs[jb.i][jb.j] = raidsim.Run(g.experiment(c.StripeUnit, c.CacheSize))
 			}
 		})
 	}
@@ -115,7 +111,7 @@ type results struct {
 }
 
 // iops returns the IOPS of cache size i and stripe unit j.
-func (r *results) iops(i, j int) float64 { return r.cells[i][j].Report.All.IOPS }
+func (r *results) iops(i, j int) float64 { return r.cells[i][j].Report.Total.All.IOPS }
 
 // best returns the index of the stripe unit with the most IOPS at cache
 // size i (the smallest unit on a tie).
@@ -129,12 +125,13 @@ func (r *results) best(i int) int {
 	return b
 }
 
-// meanQueue returns the drives' time-weighted mean queue length, averaged
+// meanQueue returns the drives' time-weighted mean queue length (the
+// requests in each drive's tagged queue and waiting for a tag), averaged
 // over the drives.
 func meanQueue(rep *raidsim.Report) float64 {
 	var q float64
 	for _, d := range rep.Disks {
-		q += d.MeanQueueLength
+		q += d.MeanTaggedQueue + d.MeanHostQueue
 	}
 	return q / float64(len(rep.Disks))
 }

@@ -11,8 +11,8 @@
 // table puts the three runs side by side so each direction can be read
 // off it; the test (main_test.go) asserts them on smaller runs.
 //
-// Each run is one raidsim.Config: one drive, six phases run in order on
-// it, so whatever the drive's cache holds at the end of one phase is
+// Each run is one spec.Experiment: one drive, eight phases run in order
+// on it, so whatever the drive's cache holds at the end of one phase is
 // still there at the start of the next.
 //
 //	go run ./examples/write-cache
@@ -26,6 +26,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/spec"
 )
 
 // Setting is one of the article's three runs.
@@ -79,10 +80,10 @@ const (
 	flushRandOffset = 140 << 30
 	// guard caps the reads-beside-writes phases' virtual time (fio
 	// runtime), should the writes beside the reads never finish.
-	guard = raidsim.Duration(600 * time.Second)
+	guard = spec.Duration(600 * time.Second)
 )
 
-// Config returns the run of one setting: the drive, the host, and the
+// Experiment returns the run of one setting: the drive, the host, and the
 // winsat-like phases.
 //
 // Modelling choices, since winsat's exact I/O pattern is not published:
@@ -95,28 +96,28 @@ const (
 // winsat's "average read time with sequential (random) writes": random
 // 4 KiB reads one at a time while the same writes (with their flushes)
 // run beside them as a background job.
-func Config(s Setting, sz Sizes) *raidsim.Config {
+func Experiment(s Setting, sz Sizes) *spec.Experiment {
 	wc, flushes := s.WriteCache, s.HostFlushes
 	mix := 65
-	return &raidsim.Config{
+	return &spec.Experiment{
 		Name: "S1 " + s.Label,
 		Seed: 1,
-		Stack: raidsim.StackConfig{
-			Drive: raidsim.DriveConfig{Preset: "travelstar-7k500", WriteCache: &wc},
-			Host:  raidsim.HostConfig{Flushes: &flushes},
+		Stack: spec.Stack{
+			Drive: spec.Drive{Preset: "travelstar-7k500", WriteCache: &wc},
+			Host:  spec.Host{Flushes: &flushes},
 		},
-		Phases: []raidsim.PhaseConfig{
-			{Name: PhaseSeqRead, RW: "read", BS: 64 << 10, IODepth: 8, Size: raidsim.Size(sz.SeqBytes)},
-			{Name: PhaseRandRead, RW: "randread", BS: 16 << 10, IODepth: 1, IOs: sz.RandIOs},
-			{Name: PhaseMix, RW: "randrw", RWMixRead: &mix, BSSplit: "4KiB/55:16KiB/25:64KiB/20", IODepth: 4,
-				PercentageRandom: 0, RandomDistribution: "zipf:1.1", Size: 16 << 30, IOs: sz.MixIOs},
-			{Name: PhaseSeqWrite, RW: "write", BS: 64 << 10, IODepth: 8, Offset: seqWriteOffset, Size: raidsim.Size(sz.SeqBytes)},
-			{Name: PhaseSeqFlush, RW: "write", BS: 64 << 10, IODepth: 1, Offset: flushSeqOffset, IOs: sz.FlushWrites, Fsync: 16},
-			{Name: PhaseRandFlush, RW: "randwrite", BS: 16 << 10, IODepth: 1, Offset: flushRandOffset, Size: 1 << 30, IOs: sz.FlushWrites, Fsync: 32},
-			{Name: PhaseReadSeqW, RW: "randread", BS: 4 << 10, IODepth: 1, Size: 80 << 30, IOs: sz.ReadsBeside, Runtime: guard,
-				Background: []raidsim.PhaseConfig{{RW: "write", BS: 64 << 10, IODepth: 1, Offset: flushSeqOffset, Fsync: 16}}},
-			{Name: PhaseReadRandW, RW: "randread", BS: 4 << 10, IODepth: 1, Size: 80 << 30, IOs: sz.ReadsBeside, Runtime: guard,
-				Background: []raidsim.PhaseConfig{{RW: "randwrite", BS: 16 << 10, IODepth: 1, Offset: flushRandOffset, Size: 1 << 30, Fsync: 32}}},
+		Phases: []spec.Phase{
+			{Name: PhaseSeqRead, Job: spec.Job{RW: "read", BS: 64 << 10, IODepth: 8, Size: spec.Size(sz.SeqBytes)}},
+			{Name: PhaseRandRead, Job: spec.Job{RW: "randread", BS: 16 << 10, IODepth: 1, IOs: sz.RandIOs}},
+			{Name: PhaseMix, Job: spec.Job{RW: "randrw", RWMixRead: &mix, BSSplit: "4KiB/55:16KiB/25:64KiB/20", IODepth: 4,
+				PercentageRandom: 0, RandomDistribution: "zipf:1.1", Size: 16 << 30, IOs: sz.MixIOs}},
+			{Name: PhaseSeqWrite, Job: spec.Job{RW: "write", BS: 64 << 10, IODepth: 8, Offset: seqWriteOffset, Size: spec.Size(sz.SeqBytes)}},
+			{Name: PhaseSeqFlush, Job: spec.Job{RW: "write", BS: 64 << 10, IODepth: 1, Offset: flushSeqOffset, IOs: sz.FlushWrites, Fsync: 16}},
+			{Name: PhaseRandFlush, Job: spec.Job{RW: "randwrite", BS: 16 << 10, IODepth: 1, Offset: flushRandOffset, Size: 1 << 30, IOs: sz.FlushWrites, Fsync: 32}},
+			{Name: PhaseReadSeqW, Runtime: guard, Job: spec.Job{RW: "randread", BS: 4 << 10, IODepth: 1, Size: 80 << 30, IOs: sz.ReadsBeside},
+				Background: []spec.Job{{RW: "write", BS: 64 << 10, IODepth: 1, Offset: flushSeqOffset, Fsync: 16}}},
+			{Name: PhaseReadRandW, Runtime: guard, Job: spec.Job{RW: "randread", BS: 4 << 10, IODepth: 1, Size: 80 << 30, IOs: sz.ReadsBeside},
+				Background: []spec.Job{{RW: "randwrite", BS: 16 << 10, IODepth: 1, Offset: flushRandOffset, Size: 1 << 30, Fsync: 32}}},
 		},
 	}
 }
@@ -125,7 +126,7 @@ func Config(s Setting, sz Sizes) *raidsim.Config {
 type Result struct {
 	Setting Setting
 	// Report is the whole run.
-	Report *raidsim.ConfigReport
+	Report *raidsim.Report
 	// Phase maps a phase name to its report.
 	Phase map[string]*raidsim.PhaseReport
 }
@@ -134,11 +135,11 @@ type Result struct {
 func Run(sz Sizes) ([]Result, error) {
 	var out []Result
 	for _, s := range Settings {
-		c := Config(s, sz)
-		if err := c.Validate(); err != nil {
+		x := Experiment(s, sz)
+		if err := x.Validate(); err != nil {
 			return nil, err
 		}
-		rep, err := c.Run()
+		rep, err := raidsim.Run(x)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Label, err)
 		}
@@ -192,7 +193,7 @@ func WriteTable(w io.Writer, res []Result) error {
 		row("run time s: "+name, func(r Result) float64 { return ph(r, name).SimSeconds }, 3)
 	}
 	row("flushes sent to the drive", func(r Result) float64 { return float64(r.Report.Total.Flushes) }, 0)
-	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Total.Disks[0].DirtyBytesAtExit) / 1024 }, 0)
+	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Disks[0].DirtyBytesAtExit) / 1024 }, 0)
 	return t.WriteText(w)
 }
 
