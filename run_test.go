@@ -183,3 +183,24 @@ phases: [{rw: randwrite, ios: 100, iodepth: 8}, {rw: randread, ios: 100}]`), "fo
 	assert.EqualValues(t, 1, counters.DriveModelsChecked.Load()-checked, "drive model validations")
 	assert.EqualValues(t, 4, counters.DrivesBuilt.Load()-built, "drives built")
 }
+
+// TestReportMetricsMeanWhatTheySay: the report's queue, failed-member
+// and cache figures keep their documented definitions.
+func TestReportMetricsMeanWhatTheySay(t *testing.T) {
+	rep := run(t, `
+stack: {drive: {preset: deskstar-7k500, queue_depth: 8}}
+phases: [{rw: randread, ios: 2000, iodepth: 64}]`)
+	d := rep.Disks[0]
+	assert.LessOrEqual(t, d.MeanTaggedQueue, 8.0, "the tagged queue never holds more than its depth")
+	assert.Greater(t, d.MeanTaggedQueue, 7.0)
+	assert.Greater(t, d.MeanHostQueue, 40.0, "the other requests wait in the host's queue")
+
+	rep = run(t, `
+stack: {drive: {preset: deskstar-7k160}, disks: 4, raid: {level: 5}, failures: [{member: 2, at: 10ms}]}
+phases: [{rw: randread, ios: 200, iodepth: 4}]`)
+	require.NotNil(t, rep.RAID)
+	assert.Equal(t, []int{2}, rep.RAID.FailedMembers, "failed members are member indices")
+	assert.Contains(t, jsonOf(t, rep), `"failed_members": [
+      2
+    ]`)
+}
