@@ -54,9 +54,9 @@ func TestRunConfigJSON(t *testing.T) {
 			All struct {
 				IOs int64 `json:"ios"`
 			} `json:"all"`
-			Disks []any `json:"disks"`
-			Cache any   `json:"cache"`
 		} `json:"total"`
+		Disks []any `json:"disks"`
+		Cache any   `json:"cache"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	assert.Equal(t, "cli", rep.Name)
@@ -64,18 +64,50 @@ func TestRunConfigJSON(t *testing.T) {
 	assert.Equal(t, "read back", rep.Phases[1].Name)
 	assert.EqualValues(t, 32, rep.Phases[1].Read.IOs)
 	assert.EqualValues(t, 64, rep.Total.All.IOs)
-	assert.Len(t, rep.Total.Disks, 1)
-	assert.NotNil(t, rep.Total.Cache)
+	assert.Len(t, rep.Disks, 1)
+	assert.NotNil(t, rep.Cache)
 
 	_, again, _ := runCLI(t, "run", "--config", p, "--json", "--seed", "2")
 	assert.Equal(t, out, again, "deterministic")
 }
 
-func TestRunConfigRejectsOtherFlags(t *testing.T) {
+// TestRunConfigFlagsOverride: with --config the file is the base
+// experiment and every other flag changes it, by its key path, whatever
+// its place on the command line.
+func TestRunConfigFlagsOverride(t *testing.T) {
 	p := writeConfig(t, cliConfig)
-	code, _, errOut := runCLI(t, "run", "--config", p, "--rw", "write", "--drive", "wd-1600ajs")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "--drive, --rw: the config file describes the stack and the workload")
+	code, out, errOut := runCLI(t, "run", "--drive", "wd-1600ajs", "--config", p, "--rw", "randwrite", "--cache-nv",
+		"--set", "phases[1].name=again", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Seed   uint64 `json:"seed"`
+		Phases []struct {
+			Name     string `json:"name"`
+			Workload struct {
+				RW string `json:"rw"`
+				BS int64  `json:"bs"`
+			} `json:"workload"`
+		} `json:"phases"`
+		Disks []struct {
+			Model string `json:"model"`
+		} `json:"disks"`
+		Cache struct {
+			NonVolatile bool `json:"non_volatile"`
+		} `json:"cache"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.EqualValues(t, 2, rep.Seed, "the file's seed, not the base experiment's")
+	require.Len(t, rep.Phases, 2)
+	assert.Equal(t, "randwrite", rep.Phases[0].Workload.RW, "--rw changes the first phase")
+	assert.EqualValues(t, 64<<10, rep.Phases[0].Workload.BS, "the file's block size stays")
+	assert.Equal(t, "read", rep.Phases[1].Workload.RW)
+	assert.Equal(t, "again", rep.Phases[1].Name)
+	assert.Equal(t, "wd-1600ajs", rep.Disks[0].Model, "--drive before --config changes the file too")
+	assert.True(t, rep.Cache.NonVolatile)
+
+	code, _, errOut = runCLI(t, "run", "--config", p, "--stripe", "128KiB")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "raidsim run: --stripe needs --raid (stack.raid)")
 }
 
 func TestRunConfigReportsEveryProblem(t *testing.T) {

@@ -5,10 +5,9 @@ import (
 	"io"
 
 	"github.com/raidsim/raidsim"
-	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
-	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -18,33 +17,33 @@ const demoDrive = "travelstar-7k500"
 // demoRow is one workload of the demo.
 type demoRow struct {
 	label      string
-	rw         trace.RW
-	bs         int64
+	rw         string
+	bs         spec.Size
 	iodepth    int
 	ios        int64
 	writeCache bool
-	raid       raid.Level // -1: a single drive
+	raid       string // RAID level; "": a single drive
 	disks      int
-	volCache   int64 // volume write-back cache bytes; 0: none
+	volCache   spec.Size // volume write-back cache bytes; 0: none
 }
 
-const single raid.Level = -1
+const single = ""
 
 // demoCache is the volume write-back cache of the demo's cached rows.
 const demoCache = 64 << 20
 
 var demoRows = []demoRow{
-	{"sequential 64 KiB reads, depth 1", trace.RWRead, 64 << 10, 1, 4000, true, single, 1, 0},
-	{"random 4 KiB reads, depth 1", trace.RWRandRead, 4 << 10, 1, 2000, true, single, 1, 0},
-	{"random 4 KiB reads, depth 32 (NCQ, SATF)", trace.RWRandRead, 4 << 10, 32, 6000, true, single, 1, 0},
-	{"random 4 KiB writes, depth 1, write cache on", trace.RWRandWrite, 4 << 10, 1, 4000, true, single, 1, 0},
-	{"random 4 KiB writes, depth 1, write cache off", trace.RWRandWrite, 4 << 10, 1, 2000, false, single, 1, 0},
-	{"RAID 0 x4: random 4 KiB writes, depth 16", trace.RWRandWrite, 4 << 10, 16, 4000, false, raid.RAID0, 4, 0},
-	{"RAID 5 x4: random 4 KiB writes, depth 16", trace.RWRandWrite, 4 << 10, 16, 4000, false, raid.RAID5, 4, 0},
-	{"RAID 0 x4: sequential 64 KiB writes, depth 1", trace.RWWrite, 64 << 10, 1, 4000, false, raid.RAID0, 4, 0},
-	{"RAID 0 x4 + 64 MiB volume cache: same", trace.RWWrite, 64 << 10, 1, 4000, false, raid.RAID0, 4, demoCache},
-	{"RAID 5 x4: sequential 64 KiB writes, depth 1", trace.RWWrite, 64 << 10, 1, 4000, false, raid.RAID5, 4, 0},
-	{"RAID 5 x4 + 64 MiB volume cache: same", trace.RWWrite, 64 << 10, 1, 4000, false, raid.RAID5, 4, demoCache},
+	{"sequential 64 KiB reads, depth 1", "read", 64 << 10, 1, 4000, true, single, 1, 0},
+	{"random 4 KiB reads, depth 1", "randread", 4 << 10, 1, 2000, true, single, 1, 0},
+	{"random 4 KiB reads, depth 32 (NCQ, SATF)", "randread", 4 << 10, 32, 6000, true, single, 1, 0},
+	{"random 4 KiB writes, depth 1, write cache on", "randwrite", 4 << 10, 1, 4000, true, single, 1, 0},
+	{"random 4 KiB writes, depth 1, write cache off", "randwrite", 4 << 10, 1, 2000, false, single, 1, 0},
+	{"RAID 0 x4: random 4 KiB writes, depth 16", "randwrite", 4 << 10, 16, 4000, false, "0", 4, 0},
+	{"RAID 5 x4: random 4 KiB writes, depth 16", "randwrite", 4 << 10, 16, 4000, false, "5", 4, 0},
+	{"RAID 0 x4: sequential 64 KiB writes, depth 1", "write", 64 << 10, 1, 4000, false, "0", 4, 0},
+	{"RAID 0 x4 + 64 MiB volume cache: same", "write", 64 << 10, 1, 4000, false, "0", 4, demoCache},
+	{"RAID 5 x4: sequential 64 KiB writes, depth 1", "write", 64 << 10, 1, 4000, false, "5", 4, 0},
+	{"RAID 5 x4 + 64 MiB volume cache: same", "write", 64 << 10, 1, 4000, false, "5", 4, demoCache},
 }
 
 // atRisk returns the bytes a run acknowledged that were, when it ended,
@@ -61,12 +60,43 @@ func atRisk(rep *raidsim.Report) int64 {
 	return n
 }
 
+// experiment is the row's experiment: one phase on the demo drive,
+// seed 1.
+func (row *demoRow) experiment() spec.Experiment {
+	wc := row.writeCache
+	x := spec.Experiment{
+		Name: row.label, Seed: 1,
+		Stack:  spec.Stack{Drive: spec.Drive{Preset: demoDrive, WriteCache: &wc}},
+		Phases: []spec.Phase{{Job: spec.Job{RW: row.rw, BS: row.bs, IODepth: row.iodepth, IOs: row.ios}}},
+	}
+	if row.raid != single {
+		x.Stack.RAID, x.Stack.Disks = &spec.RAID{Level: row.raid}, row.disks
+	}
+	if row.volCache > 0 {
+		x.Stack.Cache = &spec.Cache{Size: row.volCache, Align: "stripe"}
+	}
+	return x
+}
+
+// demoHelp is `raidsim demo --help`.
+const demoHelp = `Usage: raidsim [demo]
+
+Prints the built-in teaching demo: one drive under five workloads, then
+RAID 0 against RAID 5, with and without a volume write-back cache, and
+what each figure says. It takes no flags.
+`
+
 // runDemo prints the built-in teaching demo: one drive under five
 // workloads, then RAID 0 against RAID 5, with and without a volume
 // write-back cache.
-func runDemo(args []string, w io.Writer) error {
-	if len(args) > 0 {
-		return fmt.Errorf("the demo takes no arguments (got %q); see raidsim help", args[0])
+func runDemo(args []string, w, _ io.Writer) error {
+	fs := newFlags("demo")
+	rest, err := parseFlags(fs, args, w, func(w io.Writer) { writeHelp(w, demoHelp, fs) }, nil)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("the demo takes no arguments (got %q)", rest[0])
 	}
 	p, err := disk.Preset(demoDrive)
 	if err != nil {
@@ -82,34 +112,26 @@ func runDemo(args []string, w io.Writer) error {
 	}
 	reps := make([]*raidsim.Report, len(demoRows))
 	for i, row := range demoRows {
-		x := raidsim.Experiment{Drive: p, Seed: 1, Workload: trace.Workload{
-			RW: row.rw, BS: row.bs, IODepth: row.iodepth, NumIOs: row.ios}}
-		x.Drive.WriteCache = row.writeCache
-		if row.raid != single {
-			x.RAID, x.Disks = &raid.Config{Level: row.raid}, row.disks
-		}
-		if row.volCache > 0 {
-			x.Cache = &cache.Config{Size: row.volCache, Align: cache.AlignStripe}
-		}
-		rep, err := x.Run()
+		x := row.experiment()
+		rep, err := raidsim.Run(&x)
 		if err != nil {
 			return fmt.Errorf("%s: %w", row.label, err)
 		}
 		reps[i] = rep
-		a := rep.All
+		a := rep.Total.All
 		t.AddRow(row.label, metrics.FormatFixed(a.IOPS, 1), metrics.FormatFixed(a.MBPerS, 1),
 			metrics.FormatFixed(a.LatencyMS.Mean, 2), metrics.FormatFixed(a.LatencyMS.P99, 2),
 			metrics.FormatFixed(a.LatencyMS.Max, 2), trace.FormatSize(atRisk(rep)))
 	}
-	seq, rr1, rr32, wOn, wOff := reps[0].All, reps[1].All, reps[2].All, reps[3].All, reps[4].All
-	r0w, r5w := reps[5].All, reps[6].All
+	seq, rr1, rr32, wOn, wOff := reps[0].Total.All, reps[1].Total.All, reps[2].Total.All, reps[3].Total.All, reps[4].Total.All
+	r0w, r5w := reps[5].Total.All, reps[6].Total.All
 	r0s, r0c, r5s, r5c := reps[7], reps[8], reps[9], reps[10]
 	perWrite := func(rep *raidsim.Report) float64 {
 		var n int64
 		for _, d := range rep.Disks {
 			n += d.IOs
 		}
-		return float64(n) / float64(rep.All.IOs)
+		return float64(n) / float64(rep.Total.All.IOs)
 	}
 	t.Notes = []string{
 		fmt.Sprintf("Sequential reads stream at the platter's rate: %.1f MB/s against a %.0f MB/s interface. The outer zone's media rate (%.1f MB/s sustained) is the bound, not SATA; read-ahead keeps every revolution busy.",
@@ -123,8 +145,8 @@ func runDemo(args []string, w io.Writer) error {
 		fmt.Sprintf("RAID rows run with the drives' write caches off, so each I/O reaches the platter. A small RAID 5 write must read two blocks (old data and old parity, or the rest of the stripe) before writing data and parity: %.1f drive I/Os per write against RAID 0's %.1f, so %.0f IOPS against %.0f (%.2fx).",
 			perWrite(reps[6]), perWrite(reps[5]), r5w.IOPS, r0w.IOPS, r5w.IOPS/r0w.IOPS),
 		fmt.Sprintf("Sequential 64 KiB writes fill a third of a RAID 5 stripe (3 x 64 KiB of data), so each one pre-reads to compute parity (%s read in all): %.1f MB/s against RAID 0's %.1f. A volume write-back cache gathers them into whole stripes (%d full-stripe destages, %s pre-read): %.1f MB/s, and it speeds RAID 0 too (%.1f MB/s) by answering from memory.",
-			trace.FormatSize(r5s.RAID.PrereadBytes), r5s.All.MBPerS, r0s.All.MBPerS,
-			r5c.Cache.Destages, trace.FormatSize(r5c.RAID.PrereadBytes), r5c.All.MBPerS, r0c.All.MBPerS),
+			trace.FormatSize(r5s.RAID.PrereadBytes), r5s.Total.All.MBPerS, r0s.Total.All.MBPerS,
+			r5c.Cache.Destages, trace.FormatSize(r5c.RAID.PrereadBytes), r5c.Total.All.MBPerS, r0c.Total.All.MBPerS),
 		fmt.Sprintf("The cache's speed is borrowed: when the RAID 5 run ended, %s was acknowledged but only in the volume cache's volatile memory. \"at risk\" counts acknowledged data not yet on a platter, in any cache of the stack.",
 			trace.FormatSize(atRisk(r5c))),
 		"Try: raidsim drives, raidsim run --help, raidsim run --rw randwrite --write-cache off --json",

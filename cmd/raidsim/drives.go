@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -29,15 +28,22 @@ type driveFigures struct {
 	BufferBytes             int64   `json:"buffer_bytes"`
 }
 
-func runDrives(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("raidsim drives", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// drivesHelp introduces `raidsim drives --help`.
+const drivesHelp = `Usage: raidsim drives [--json]
+
+Lists the drive presets (raidsim run --drive NAME, stack.drive.preset in a
+config) with figures derived from each model.
+`
+
+func runDrives(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("drives")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
+	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, drivesHelp, fs) }, nil)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	var all []driveFigures
 	for _, name := range disk.PresetNames() {
@@ -87,13 +93,4 @@ func runDrives(args []string, stdout, stderr io.Writer) error {
 			metrics.FormatFixed(float64(f.BufferBytes)/(1<<20), 0))
 	}
 	return t.WriteText(stdout)
-}
-
-// flagErr turns a flag parsing failure into errUsage (the flag set has
-// already printed it) and passes -help through.
-func flagErr(err error) error {
-	if err == flag.ErrHelp {
-		return err
-	}
-	return errUsage
 }

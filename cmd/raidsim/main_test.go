@@ -51,29 +51,40 @@ func TestDrivesListsEveryPreset(t *testing.T) {
 	}
 }
 
+// TestRunJSONHasTheReportFields: the JSON report of a run carries its
+// schema version, each phase (one here) and the total, each with read,
+// write and all summaries.
 func TestRunJSONHasTheReportFields(t *testing.T) {
 	code, out, errOut := runCLI(t, "run", "--rw", "randrw", "--ios", "300", "--iodepth", "4", "--json")
 	require.Equal(t, 0, code, errOut)
-	var rep map[string]any
-	require.NoError(t, json.Unmarshal([]byte(out), &rep))
-	for _, op := range []string{"read", "write", "all"} {
-		obj, ok := rep[op].(map[string]any)
-		require.True(t, ok, "report has object %q", op)
-		for _, k := range []string{"ios", "bytes", "iops", "mb_per_s"} {
-			assert.Contains(t, obj, k, "%s.%s", op, k)
-		}
-		lat, ok := obj["latency_ms"].(map[string]any)
-		require.True(t, ok, "%s.latency_ms", op)
-		for _, k := range []string{"mean", "p50", "p95", "p99", "max"} {
-			assert.Contains(t, lat, k, "%s.latency_ms.%s", op, k)
-		}
+	var rep struct {
+		SchemaVersion int              `json:"schema_version"`
+		Phases        []map[string]any `json:"phases"`
+		Total         map[string]any   `json:"total"`
 	}
-	assert.Contains(t, rep, "sim_seconds")
-	all := rep["all"].(map[string]any)
-	assert.EqualValues(t, 300, all["ios"])
-	read, write := rep["read"].(map[string]any), rep["write"].(map[string]any)
-	assert.EqualValues(t, 300, read["ios"].(float64)+write["ios"].(float64))
-	assert.Positive(t, rep["sim_seconds"])
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, raidsim.SchemaVersion, rep.SchemaVersion)
+	require.Len(t, rep.Phases, 1)
+	for name, ph := range map[string]map[string]any{"phases[0]": rep.Phases[0], "total": rep.Total} {
+		for _, op := range []string{"read", "write", "all"} {
+			obj, ok := ph[op].(map[string]any)
+			require.True(t, ok, "%s has object %q", name, op)
+			for _, k := range []string{"ios", "bytes", "iops", "mb_per_s"} {
+				assert.Contains(t, obj, k, "%s.%s.%s", name, op, k)
+			}
+			lat, ok := obj["latency_ms"].(map[string]any)
+			require.True(t, ok, "%s.%s.latency_ms", name, op)
+			for _, k := range []string{"mean", "p50", "p95", "p99", "max"} {
+				assert.Contains(t, lat, k, "%s.%s.latency_ms.%s", name, op, k)
+			}
+		}
+		assert.Positive(t, ph["sim_seconds"], name)
+		all := ph["all"].(map[string]any)
+		assert.EqualValues(t, 300, all["ios"], name)
+		read, write := ph["read"].(map[string]any), ph["write"].(map[string]any)
+		assert.EqualValues(t, 300, read["ios"].(float64)+write["ios"].(float64), name)
+	}
+	assert.Equal(t, "randrw", rep.Phases[0]["workload"].(map[string]any)["rw"])
 }
 
 func TestRunIsDeterministic(t *testing.T) {
@@ -94,6 +105,9 @@ func TestRunTextReport(t *testing.T) {
 	assert.Contains(t, out, "utilization")
 }
 
+// TestBadInputGetsClearErrors: a bad command line exits 2 with one line
+// per problem naming the flag and the field; a command that fails while
+// running exits 1.
 func TestBadInputGetsClearErrors(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -101,47 +115,66 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{[]string{"run", "--bs", "3000"}, 1, "3000"},
-		{[]string{"run", "--bs", "four"}, 2, "four"},
-		{[]string{"run", "--drive", "floppy"}, 1, "floppy"},
-		{[]string{"run", "--write-cache", "maybe"}, 1, "--write-cache"},
-		{[]string{"run", "--scheduler", "elevator"}, 1, "elevator"},
-		{[]string{"run", "--rw", "sideways"}, 1, "sideways"},
-		{[]string{"run", "--iodepth", "0"}, 1, "--iodepth"},
-		{[]string{"run", "--ios", "-5"}, 1, "--ios"},
-		{[]string{"run", "--ncq", "64"}, 1, "64"},
-		{[]string{"run", "--ncq", "0"}, 1, "--ncq"},
-		{[]string{"run", "--bs", "0"}, 1, "--bs"},
-		{[]string{"run", "--iodepth", "100000000"}, 1, "IODepth"},
-		{[]string{"run", "--offset", "10TiB"}, 1, "outside"},
-		{[]string{"run", "--random_distribution", "zipf:-1"}, 1, "zipf"},
-		{[]string{"run", "stray"}, 1, "stray"},
-		{[]string{"drives", "extra"}, 1, "extra"},
-		{[]string{"run", "--raid", "7"}, 1, "--raid"},
-		{[]string{"run", "--raid", "5", "--disks", "2"}, 1, "RAID 5 needs at least 3 members, got 2"},
-		{[]string{"run", "--raid", "0", "--stripe", "3000"}, 1, "3000"},
-		{[]string{"run", "--raid", "5", "--layout", "diagonal"}, 1, "--layout"},
-		{[]string{"run", "--raid", "5", "--raid5-write", "maybe"}, 1, "--raid5-write"},
-		{[]string{"run", "--raid", "5", "--fail-disk", "one@1s"}, 2, "one@1s"},
-		{[]string{"run", "--raid", "5", "--disks", "4", "--fail-disk", "9@1s"}, 1, "9"},
-		{[]string{"run", "--disks", "3"}, 1, "need --raid"},
-		{[]string{"run", "--raid", "0", "--disks", "100000"}, 1, "Disks"},
-		{[]string{"run", "--cache-mode", "write-through"}, 1, "needs a volume cache"},
-		{[]string{"run", "--cache", "64MiB", "--cache-mode", "write-around"}, 1, "--cache-mode"},
-		{[]string{"run", "--cache", "64MiB", "--destage", "never"}, 1, "--destage"},
-		{[]string{"run", "--cache", "64MiB", "--destage-order", "random"}, 1, "--destage-order"},
-		{[]string{"run", "--cache", "64MiB", "--cache-align", "stripe"}, 1, "needs --raid"},
-		{[]string{"run", "--cache", "64MiB", "--high-water", "0.2", "--low-water", "0.4"}, 1, "LowWater"},
-		{[]string{"run", "--cache", "-1"}, 2, "-1"},
-		{[]string{"run", "--timeline", "3", "--json"}, 1, "--timeline"},
-		{[]string{"run", "--timeline", "-1"}, 1, "--timeline"},
-		{[]string{"demo", "x"}, 1, "no arguments"},
+		{[]string{"run", "--bs", "3000"}, 2, "--bs: phases[0].bs: 3000 is not a multiple of 512"},
+		{[]string{"run", "--bs", "four"}, 2, `--bs: phases[0].bs: size "four"`},
+		{[]string{"run", "--drive", "floppy"}, 2, `--drive: stack.drive.preset: unknown preset "floppy"`},
+		{[]string{"run", "--write-cache", "maybe"}, 2, `--write-cache: stack.drive.write_cache: want true or false (or on, off), got "maybe"`},
+		{[]string{"run", "--scheduler", "elevator"}, 2, `--scheduler: stack.drive.scheduler: "elevator"`},
+		{[]string{"run", "--rw", "sideways"}, 2, `--rw: phases[0].rw: "sideways"`},
+		{[]string{"run", "--iodepth", "0"}, 2, "--iodepth: phases[0].iodepth: 0 is not a usable value"},
+		{[]string{"run", "--ios", "-5"}, 2, "--ios: phases[0].ios: -5 is outside 0..4294967296"},
+		{[]string{"run", "--number_ios", "1e12"}, 2, "--ios: phases[0].ios: 1000000000000 is outside 0..4294967296"},
+		{[]string{"run", "--ncq", "64"}, 2, "--ncq: stack.drive.queue_depth: 64 is outside 1..32"},
+		{[]string{"run", "--ncq", "0"}, 2, "--ncq: stack.drive.queue_depth: 0 is not a usable value"},
+		{[]string{"run", "--bs", "0"}, 2, "--bs: phases[0].bs: 0 is not a usable value: leave the key out for the default, 4KiB"},
+		{[]string{"run", "--iodepth", "100000000"}, 2, "--iodepth: phases[0].iodepth: 100000000 is outside 0..65536"},
+		{[]string{"run", "--offset", "10TiB"}, 2, "--offset: phases[0].offset: 10995116277760 is past the end of the 500107862016-byte stack"},
+		{[]string{"run", "--random_distribution", "zipf:-1"}, 2, `--random_distribution: phases[0].random_distribution: "zipf:-1"`},
+		{[]string{"run", "stray"}, 2, `unexpected argument "stray"`},
+		{[]string{"run", "--frobnicate"}, 2, "unknown flag: --frobnicate"},
+		{[]string{"run", "--bs"}, 2, "flag needs an argument: --bs"},
+		{[]string{"drives", "extra"}, 2, "extra"},
+		{[]string{"run", "--raid", "7"}, 2, `--raid: stack.raid.level: "7" is not a RAID level`},
+		{[]string{"run", "--raid", "5", "--disks", "2"}, 2, "--disks: stack.disks: RAID 5 needs at least 3 drives, got 2"},
+		{[]string{"run", "--raid", "0", "--stripe", "3000"}, 2, "--stripe: stack.raid.stripe_unit: 3000 is not a multiple of 512"},
+		{[]string{"run", "--raid", "0", "--stripe", "0"}, 2, "--stripe: stack.raid.stripe_unit: 0 is not a usable value"},
+		{[]string{"run", "--raid", "5", "--layout", "diagonal"}, 2, `--layout: stack.raid.layout: "diagonal"`},
+		{[]string{"run", "--raid", "5", "--raid5-write", "maybe"}, 2, `--raid5-write: stack.raid.raid5_write: "maybe"`},
+		{[]string{"run", "--raid", "5", "--fail-disk", "one@1s"}, 2, `--fail-disk: stack.failures[0].member: want a whole number, got a string "one"`},
+		{[]string{"run", "--raid", "5", "--fail-disk", "1"}, 2, `--fail-disk: want MEMBER@TIME, e.g. 1@2s, got "1"`},
+		{[]string{"run", "--raid", "5", "--disks", "4", "--fail-disk", "9@1s"}, 2, "--fail-disk: stack.failures[0].member: 9 is not a member index (0..3)"},
+		{[]string{"run", "--disks", "3"}, 2, "--disks needs --raid (stack.raid)"},
+		{[]string{"run", "--layout", "left-asymmetric"}, 2, "--layout needs --raid (stack.raid)"},
+		{[]string{"run", "--fail-disk", "1@1s"}, 2, "--fail-disk needs --raid (stack.raid)"},
+		{[]string{"run", "--raid", "0", "--disks", "100000"}, 2, "--disks: stack.disks: 100000 is outside 0..256"},
+		{[]string{"run", "--cache-mode", "write-through"}, 2, "--cache-mode needs --cache (stack.cache)"},
+		{[]string{"run", "--cache", "off", "--destage", "idle"}, 2, "--destage needs --cache (stack.cache)"},
+		{[]string{"run", "--cache", "64MiB", "--cache-mode", "write-around"}, 2, `--cache-mode: stack.cache.mode: "write-around"`},
+		{[]string{"run", "--cache", "64MiB", "--destage", "never"}, 2, `--destage: stack.cache.policy: "never"`},
+		{[]string{"run", "--cache", "64MiB", "--destage-order", "random"}, 2, `--destage-order: stack.cache.order: "random"`},
+		{[]string{"run", "--cache", "64MiB", "--cache-align", "stripe"}, 2, "--cache-align: stack.cache.align: stripe alignment needs an array (stack.raid)"},
+		{[]string{"run", "--cache", "64MiB", "--high-water", "0.2", "--low-water", "0.4"}, 2, "--low-water: stack.cache.low_water: 0.4 must be below high_water 0.2"},
+		{[]string{"run", "--cache", "-1"}, 2, "--cache: stack.cache.size: -1 is negative"},
+		{[]string{"run", "--cache", "1PiB"}, 2, "--cache: stack.cache.size: 1125899906842624 bytes is more than 1TiB"},
+		{[]string{"run", "--timeline", "3", "--json"}, 2, "--timeline prints a table: drop --json or --timeline"},
+		{[]string{"run", "--timeline", "-1"}, 2, `--timeline: want 0 to 10000 requests, got "-1"`},
+		{[]string{"run", "--output-format", "terse"}, 2, `--output-format: want normal or json, got "terse"`},
+		{[]string{"run", "--set", "stack.raid"}, 2, `--set: want PATH=VALUE`},
+		{[]string{"run", "--set", "stack.raid.stripe=64KiB"}, 2, "--set: stack.raid.stripe: unknown key"},
+		{[]string{"run", "--power-loss-at", "-1s"}, 2, "--power-loss-at: power_loss_at: -1s is outside"},
+		{[]string{"run", "--config", "a.yaml", "--config", "b.yaml"}, 2, "--config: give one file"},
+		{[]string{"run", "--config", "/nonexistent/x.yaml"}, 1, "no such file"},
+		{[]string{"demo", "x"}, 2, "no arguments"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, errOut := runCLI(t, c.args...)
 			assert.Equal(t, c.code, code, "stdout: %s\nstderr: %s", out, errOut)
 			assert.Contains(t, errOut, c.want)
+			assert.Empty(t, out)
+			if c.code == 2 && c.args[0] != "frobnicate" {
+				assert.Contains(t, errOut, fmt.Sprintf("(see raidsim %s --help)\n", c.args[0]), "a hint, not the usage")
+			}
 		})
 	}
 }
@@ -164,10 +197,12 @@ func TestRunRAIDWithFailures(t *testing.T) {
 	code, out, errOut := runCLI(t, append(base, "--fail-disk", "1@1s")...)
 	require.Equal(t, 0, code, errOut)
 	var rep struct {
-		Failed int64 `json:"failed_requests"`
-		All    struct {
-			IOs int64 `json:"ios"`
-		} `json:"all"`
+		Total struct {
+			Failed int64 `json:"failed_requests"`
+			All    struct {
+				IOs int64 `json:"ios"`
+			} `json:"all"`
+		} `json:"total"`
 		RAID  map[string]any `json:"raid"`
 		Disks []struct {
 			Name        string   `json:"name"`
@@ -181,8 +216,8 @@ func TestRunRAIDWithFailures(t *testing.T) {
 	}
 	assert.Positive(t, rep.RAID["degraded_reads"], "reads of member 1 are reconstructed")
 	assert.Equal(t, []any{1.0}, rep.RAID["failed_members"])
-	assert.Zero(t, rep.Failed, "one failure loses nothing")
-	assert.EqualValues(t, 1500, rep.All.IOs)
+	assert.Zero(t, rep.Total.Failed, "one failure loses nothing")
+	assert.EqualValues(t, 1500, rep.Total.All.IOs)
 	require.Len(t, rep.Disks, 4)
 	for i, d := range rep.Disks {
 		assert.Equal(t, fmt.Sprintf("disk%d", i), d.Name)
@@ -219,13 +254,20 @@ func TestRunWithVolumeCache(t *testing.T) {
 	assert.Contains(t, out, "Volume cache (64MiB, write-back, non-volatile)")
 }
 
+// TestHelp: help goes to standard output with exit status 0, and every
+// command has it.
 func TestHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "raidsim drives")
-	code, _, errOut := runCLI(t, "run", "--help")
-	assert.Equal(t, 0, code)
-	assert.Contains(t, errOut, "-write-cache")
+	for _, cmd := range []string{"demo", "drives", "run", "gen", "sweep", "validate"} {
+		for _, h := range []string{"--help", "-h"} {
+			code, out, errOut := runCLI(t, cmd, h)
+			assert.Equal(t, 0, code, "%s %s", cmd, h)
+			assert.Empty(t, errOut, "%s %s", cmd, h)
+			assert.Contains(t, out, "Usage: raidsim", "%s %s", cmd, h)
+		}
+	}
 }
 
 // TestRunPowerLoss: --power-loss-at adds the per-layer table and the
@@ -246,10 +288,6 @@ func TestRunPowerLoss(t *testing.T) {
 	require.NotNil(t, rep.PowerLoss)
 	assert.InDelta(t, 0.1, rep.PowerLoss.AtSeconds, 1e-9)
 	assert.Len(t, rep.PowerLoss.DriveCacheBytes, 1)
-
-	code, _, errOut = runCLI(t, "run", "--power-loss-at", "-1s")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "--power-loss-at: -1s is negative")
 
 	code, out, errOut = runCLI(t, "run", "--config", "../../examples/configs/raid5-volume-cache.yaml", "--power-loss-at", "1s")
 	require.Equal(t, 0, code, errOut)

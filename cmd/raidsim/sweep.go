@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,14 +15,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/plot"
-	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/sweep"
-	"github.com/raidsim/raidsim/trace"
 )
 
 // sweepOptions are the flags of `raidsim sweep`.
@@ -43,17 +42,15 @@ type sweepOptions struct {
 	barRefresh time.Duration // and is redrawn this often
 }
 
-func sweepFlags(o *sweepOptions, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("raidsim sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, `Usage: raidsim sweep --config FILE [flags]
+// sweepHelp introduces `raidsim sweep --help`.
+const sweepHelp = `Usage: raidsim sweep --config FILE [flags]
 
 Runs every combination of the values listed in the config's sweep section
 (the cartesian product, first axis slowest) in parallel and prints one row
 per point: its index, each swept value, and the run's figures. The output
-is the same whatever --workers is. Paths are dotted keys with [i] list
-indices; a null value removes the field:
+is the same whatever --workers is. Paths are the key paths of raidsim run's
+flags (raidsim run --help), dotted keys with [i] list indices; a null value
+removes the field:
 
   sweep:
     stack.raid.stripe_unit: [16KiB, 64KiB, 256KiB]
@@ -64,11 +61,10 @@ indices; a null value removes the field:
 for batch engines: every shard prints the CSV header, so keep the first
 file's header and drop the others' (head -n 1 / tail -n +2) when joining
 them in shard order.
+`
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
+func sweepFlags(o *sweepOptions) *pflag.FlagSet {
+	fs := newFlags("sweep")
 	fs.StringVar(&o.config, "config", "", "sweep file: a config (YAML or JSON) with a sweep: section mapping field paths to lists of values")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "points run at the same time")
 	fs.StringVar(&o.shard, "shard", "", "run only slice I of N of the points, as I/N with I from 1 (e.g. 2/8)")
@@ -136,12 +132,13 @@ const sweepGCPercent = 400
 
 func runSweep(args []string, stdout, stderr io.Writer) error {
 	o := sweepOptions{barAfter: time.Second, barRefresh: 200 * time.Millisecond}
-	fs := sweepFlags(&o, stderr)
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
+	fs := sweepFlags(&o)
+	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, sweepHelp, fs) }, nil)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	return o.run(stdout, stderr)
 }
@@ -207,7 +204,7 @@ func (o *sweepOptions) check() (sweep.Shard, error) {
 		errs = append(errs, fmt.Sprintf("--progress: want auto, on or off, got %q", o.progress))
 	}
 	if len(errs) > 0 {
-		return shard, errors.New(strings.Join(errs, "\n  "))
+		return shard, &usageError{lines: errs}
 	}
 	return shard, nil
 }
@@ -239,7 +236,7 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		return o.fileErr(err)
 	}
 	// Parse every point before running any, so a bad value fails at once.
-	cfgs, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.Config, error) {
+	cfgs, err := sweep.Run(points, o.workers, func(p sweep.Point) (*spec.Experiment, error) {
 		return parsePoint(p, o.config)
 	}, nil)
 	if err != nil {
@@ -260,20 +257,8 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		// instead of 0.62x (BenchmarkSweep). GOGC overrides this.
 		debug.SetGCPercent(sweepGCPercent)
 	}
-	// With --cdf every point records its requests' latencies (as the
-	// replay completes them) in a histogram of its own.
-	hists := make([]*metrics.Histogram, len(points))
-	results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.ConfigReport, error) {
-		if o.cdf == "" {
-			return cfgs[p.Index-lo].Run()
-		}
-		h := metrics.NewHistogram()
-		hists[p.Index-lo] = h
-		return cfgs[p.Index-lo].RunObserved(&sim.Observer{Completed: func(dev string, r *sim.Request, _ sim.Time) {
-			if dev == trace.ReplayObserverName && r.Err == nil && r.Op != sim.Flush {
-				h.Record(r.Latency())
-			}
-		}})
+	results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.Report, error) {
+		return raidsim.Run(cfgs[p.Index-lo])
 	}, bar.update)
 	bar.stop()
 	if err != nil {
@@ -283,9 +268,10 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.cdf != "" {
+		// Every measured read and write of every phase of the point.
 		series := make([]plot.CDFSeries, len(points))
 		for i, p := range points {
-			series[i] = plot.CDFSeries{Name: p.String(), Hist: hists[i]}
+			series[i] = plot.CDFSeries{Name: p.String(), Hist: results[i].Total.Latency.All().Latency()}
 		}
 		if err := plot.CDF(o.cdf, "Latency CDF per configuration", series); err != nil {
 			return err
@@ -311,11 +297,11 @@ func pointErr(err error) error {
 	return err
 }
 
-// parsePoint turns a point's tree into a validated config. Relative
-// trace paths are taken from the sweep file's directory, as
-// raidsim.LoadConfig does for a config file.
-func parsePoint(p sweep.Point, file string) (*raidsim.Config, error) {
-	c, err := raidsim.ParseConfigTree(p.Tree, file)
+// parsePoint turns a point's tree into a validated experiment. Relative
+// trace paths are taken from the sweep file's directory, as spec.Load
+// does for a config file.
+func parsePoint(p sweep.Point, file string) (*spec.Experiment, error) {
+	c, err := spec.ParseTree(p.Tree, file)
 	if err != nil {
 		return nil, err
 	}
@@ -332,8 +318,8 @@ func parsePoint(p sweep.Point, file string) (*raidsim.Config, error) {
 // sweep section written as a map is rewritten into sweep's list form
 // first, so the axes keep the order they have in the file.
 func decodeSweepFile(data []byte, name string) (map[string]any, error) {
-	if len(data) > raidsim.MaxConfigBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than %d", name, len(data), raidsim.MaxConfigBytes)
+	if len(data) > spec.MaxBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", name, len(data), spec.MaxBytes)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -422,7 +408,7 @@ func phaseNames(grid *sweep.Grid, file string) ([]string, error) {
 }
 
 // write prints the points and their results (nil for --list).
-func (o *sweepOptions) write(w io.Writer, grid *sweep.Grid, phases []string, points []sweep.Point, results []*raidsim.ConfigReport) error {
+func (o *sweepOptions) write(w io.Writer, grid *sweep.Grid, phases []string, points []sweep.Point, results []*raidsim.Report) error {
 	if o.json {
 		return writeSweepJSON(w, points, results)
 	}
@@ -464,7 +450,7 @@ func (o *sweepOptions) write(w io.Writer, grid *sweep.Grid, phases []string, poi
 // writeSweepJSON writes one JSON object per line and point:
 // {"point":N,"values":{"PATH":VALUE,...},"report":{...}}, the values in
 // axis order. Lines of shards concatenate into the unsharded output.
-func writeSweepJSON(w io.Writer, points []sweep.Point, results []*raidsim.ConfigReport) error {
+func writeSweepJSON(w io.Writer, points []sweep.Point, results []*raidsim.Report) error {
 	var b bytes.Buffer
 	for i, p := range points {
 		fmt.Fprintf(&b, `{"point":%d,"values":{`, p.Index)
@@ -499,7 +485,7 @@ func writeSweepJSON(w io.Writer, points []sweep.Point, results []*raidsim.Config
 // drawPlot draws the first --metric (iops by default) over the whole grid: a heat map for two axes
 // (first axis up, second across), otherwise one line per combination of
 // the other axes against the last axis.
-func (o *sweepOptions) drawPlot(grid *sweep.Grid, results []*raidsim.ConfigReport) error {
+func (o *sweepOptions) drawPlot(grid *sweep.Grid, results []*raidsim.Report) error {
 	m := sweepMetrics[0]
 	if len(o.figures) > 0 && o.metric != "" {
 		m = o.figures[0]

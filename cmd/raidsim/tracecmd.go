@@ -12,47 +12,7 @@ import (
 	"github.com/raidsim/raidsim/trace"
 )
 
-// runGen writes the synthetic workload `raidsim run` would replay as a
-// trace file.
-func runGen(args []string, stdout, stderr io.Writer) error {
-	var o runOptions
-	fs := runFlags(&o, stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: raidsim gen [run's workload and stack flags] --to csv|fio|fio2 --out FILE [--force]\n\n"+
-			"Writes the synthetic workload that raidsim run would replay, request by request, as a trace:\n"+
-			"raidsim's CSV, or an fio iolog (replay it on real hardware with fio --read_iolog).\n"+
-			"An existing FILE is replaced only with --force.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	to := fs.String("to", "csv", "output format: "+strings.Join(trace.WriteFormats, ", "))
-	out := fs.String("out", "", "output file (required; - for standard output)")
-	force := fs.Bool("force", false, "replace --out if it exists")
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
-	}
-	if *out == "" {
-		return errors.New("--out FILE is required")
-	}
-	o.set = setFlags(fs)
-	if o.tracePath != "" {
-		return errors.New("--trace: gen writes a synthetic workload; use raidsim convert for trace files")
-	}
-	x, err := o.experiment()
-	if err != nil {
-		return err
-	}
-	n, err := writeTraceFile(*out, *to, *force, stdout, x.Generate)
-	if err != nil {
-		return err
-	}
-	if *out != "-" {
-		fmt.Fprintf(stdout, "wrote %d records to %s (%s)\n", n, *out, *to)
-	}
-	return nil
-}
+// runGen (raidsim gen) is in gen.go: it takes run's flag table.
 
 // runConvert rewrites a trace file in another format.
 func runConvert(args []string, stdout, stderr io.Writer) error {

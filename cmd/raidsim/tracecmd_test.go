@@ -29,17 +29,24 @@ func TestGenReplaysToTheSameReport(t *testing.T) {
 			code, replayed, errOut := runCLI(t, append([]string{"run", "--json", "--trace", path, "--iodepth", "8"}, stack...)...)
 			require.Equal(t, 0, code, errOut)
 
-			var a, b map[string]json.RawMessage
+			var a, b struct {
+				Phases      []map[string]json.RawMessage `json:"phases"`
+				RAID, Disks json.RawMessage
+			}
 			require.NoError(t, json.Unmarshal([]byte(direct), &a))
 			require.NoError(t, json.Unmarshal([]byte(replayed), &b))
-			for _, k := range []string{"read", "write", "all", "sim_seconds", "raid", "disks"} {
-				assert.JSONEq(t, string(a[k]), string(b[k]), k)
+			require.Len(t, a.Phases, 1)
+			require.Len(t, b.Phases, 1)
+			for _, k := range []string{"read", "write", "all", "sim_seconds"} {
+				assert.JSONEq(t, string(a.Phases[0][k]), string(b.Phases[0][k]), k)
 			}
+			assert.JSONEq(t, string(a.RAID), string(b.RAID), "raid")
+			assert.JSONEq(t, string(a.Disks), string(b.Disks), "disks")
 			var tr struct {
 				Format  string `json:"format"`
 				Records int64  `json:"records"`
 			}
-			require.NoError(t, json.Unmarshal(b["trace"], &tr))
+			require.NoError(t, json.Unmarshal(b.Phases[0]["trace"], &tr))
 			assert.Equal(t, format, tr.Format)
 			assert.EqualValues(t, 700, tr.Records)
 		})
@@ -67,18 +74,22 @@ func TestRunMSRTraceShowsRecordedLatency(t *testing.T) {
 	code, out, errOut = runCLI(t, "run", "--trace", path, "--drive", "deskstar-7k500", "--json")
 	require.Equal(t, 0, code, errOut)
 	var rep struct {
-		Trace struct {
-			Format   string             `json:"format"`
-			Records  int64              `json:"records"`
-			Skipped  *int64             `json:"skipped"`
-			Measured map[string]float64 `json:"measured_latency_ms"`
-		} `json:"trace"`
+		Phases []struct {
+			Trace struct {
+				Format   string             `json:"format"`
+				Records  int64              `json:"records"`
+				Skipped  *int64             `json:"skipped"`
+				Measured map[string]float64 `json:"measured_latency_ms"`
+			} `json:"trace"`
+		} `json:"phases"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
-	assert.Equal(t, "msr", rep.Trace.Format)
-	assert.EqualValues(t, 1000, rep.Trace.Records)
-	require.NotNil(t, rep.Trace.Skipped)
-	assert.Positive(t, rep.Trace.Measured["mean"], "the trace's own response times")
+	require.Len(t, rep.Phases, 1)
+	tr := rep.Phases[0].Trace
+	assert.Equal(t, "msr", tr.Format)
+	assert.EqualValues(t, 1000, tr.Records)
+	require.NotNil(t, tr.Skipped)
+	assert.Positive(t, tr.Measured["mean"], "the trace's own response times")
 }
 
 func TestConvertRoundTrip(t *testing.T) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -78,34 +76,34 @@ func meanMs(v []time.Duration) float64 {
 	return s / float64(len(v)) / 1e6
 }
 
+// validateHelp introduces `raidsim validate --help`.
+const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--plot text|FILE.svg] [--json]
+
+Replays a trace measured on a real drive with one request outstanding, each
+issued at the previous completion plus the recorded gap, on the drive's
+DiskSim model, and prints measured and simulated mean service times and the
+demerit figure (RMS horizontal distance between the two CDFs).
+`
+
 // runValidate is `raidsim validate`: replay a DiskSim validate trace on a
 // DiskSim drive model and score the fit.
-func runValidate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("raidsim validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runValidate(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("validate")
 	parv := fs.String("disksim", "", "DiskSim 4.0 parameter file (.parv) of the drive")
 	tr := fs.String("trace", "", "validate trace: R/W Hit/Miss blkno bcount service_us next_interarrival_us")
 	format := fs.String("format", "validate", "trace format (validate)")
 	plot := fs.String("plot", "", "plot the two CDFs: \"-\" or \"text\" for a text plot, FILE.svg for an SVG")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
-	verbose := fs.Bool("v", false, "list the model parameters the drive does not use")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--plot text|FILE.svg] [--json]\n\n"+
-			"Replays a trace measured on a real drive with one request outstanding, each issued\n"+
-			"at the previous completion plus the recorded gap, on the drive's DiskSim model, and\n"+
-			"prints measured and simulated mean service times and the demerit figure (RMS\n"+
-			"horizontal distance between the two CDFs).\n\n")
-		fs.PrintDefaults()
+	verbose := fs.BoolP("verbose", "v", false, "list the model parameters the drive does not use")
+	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, validateHelp, fs) }, nil)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	if *parv == "" || *tr == "" {
-		fs.Usage()
-		return errors.New("--disksim and --trace are required")
+		return usagef("--disksim and --trace are required")
 	}
 	res, rep, err := validate(*parv, *tr, *format)
 	if err != nil {

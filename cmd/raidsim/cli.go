@@ -1,0 +1,120 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// usageError is a problem with the command line: a bad flag, a flag's
+// bad value, a missing argument. It is printed one line per problem,
+// the last followed by a hint to --help, without the usage, and the
+// command exits with status 2.
+type usageError struct {
+	lines []string
+}
+
+func (e *usageError) Error() string { return strings.Join(e.lines, "\n") }
+
+// usagef returns a usageError of one line.
+func usagef(format string, args ...any) error {
+	return &usageError{lines: []string{fmt.Sprintf(format, args...)}}
+}
+
+// errHelp reports that a command printed its help on request: exit 0.
+var errHelp = errors.New("help printed")
+
+// errUsage marks an error already reported by a standard library flag
+// set (raidsim convert's).
+var errUsage = errors.New("usage")
+
+// newFlags returns a flag set for `raidsim cmd` taking GNU-style
+// double-dash flags. It prints nothing: parseFlags reports errors and
+// prints the help.
+func newFlags(cmd string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("raidsim "+cmd, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args into fs, calling each for every flag in
+// command-line order when it is not nil (and then the flags' own Set is
+// not called). --help (or -h) prints help to stdout and returns errHelp;
+// a bad flag returns a usageError. It returns the positional arguments.
+func parseFlags(fs *pflag.FlagSet, args []string, stdout io.Writer, help func(io.Writer), each func(*pflag.Flag, string) error) ([]string, error) {
+	var err error
+	if each != nil {
+		err = fs.ParseAll(args, each)
+	} else {
+		err = fs.Parse(args)
+	}
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		help(stdout)
+		return nil, errHelp
+	case err != nil:
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return nil, err
+		}
+		return nil, usagef("%v", err)
+	}
+	return fs.Args(), nil
+}
+
+// noArgs refuses positional arguments.
+func noArgs(args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q (flags start with --)", args[0])
+	}
+	return nil
+}
+
+// flagErr turns a standard library flag set's parsing failure into
+// errUsage (the flag set has already printed it) and passes -help
+// through.
+func flagErr(err error) error {
+	if err == flag.ErrHelp {
+		return err
+	}
+	return errUsage
+}
+
+// writeHelp writes a command's help: its text, then its flags.
+func writeHelp(w io.Writer, text string, fs *pflag.FlagSet) {
+	fmt.Fprint(w, text)
+	if fs.HasFlags() {
+		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsagesWrapped(100))
+	}
+}
+
+// reportError prints err for `raidsim cmd` to stderr and returns the
+// exit status: 0 after help, 2 for a usage error (one line per problem
+// and a hint to --help), 1 otherwise (every line prefixed).
+func reportError(stderr io.Writer, cmd string, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, errHelp), errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.As(err, &ue):
+		for i, line := range ue.lines {
+			if i == len(ue.lines)-1 {
+				line += fmt.Sprintf(" (see raidsim %s --help)", cmd)
+			}
+			fmt.Fprintf(stderr, "raidsim %s: %s\n", cmd, line)
+		}
+		return 2
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(stderr, "raidsim %s: %s\n", cmd, strings.TrimLeft(line, " "))
+	}
+	return 1
+}
