@@ -62,10 +62,10 @@ type PhaseReport struct {
 	Background []*WorkloadInfo `json:"background,omitempty"`
 	// Trace describes the trace replayed (nil for a synthetic phase).
 	Trace *TraceReport `json:"trace,omitempty"`
-	// Failed counts requests that completed with an error (for example
+	// FailedRequests counts requests that completed with an error (for example
 	// reads of a RAID 5 array that lost two members); they are left out
 	// of the read, write and all summaries.
-	Failed int64 `json:"failed_requests"`
+	FailedRequests int64 `json:"failed_requests"`
 	// FirstError is the first of those errors, with its request number.
 	FirstError string `json:"first_error,omitempty"`
 	// RuntimeReached reports a phase stopped by its runtime before its
@@ -108,8 +108,8 @@ type WorkloadInfo struct {
 	Size   int64 `json:"size"`
 	// IOs is the number of requests issued.
 	IOs int64 `json:"ios"`
-	// Distribution is the random_distribution, e.g. "uniform", "zipf:1.2".
-	Distribution string `json:"random_distribution"`
+	// RandomDistribution is the random_distribution, e.g. "uniform", "zipf:1.2".
+	RandomDistribution string `json:"random_distribution"`
 	// PercentageRandom is the share of random requests in a sequential
 	// pattern (fio percentage_random).
 	PercentageRandom int `json:"percentage_random,omitempty"`
@@ -136,12 +136,12 @@ type DiskReport struct {
 	IOs int64 `json:"ios"`
 	// Utilization is the fraction of the run the drive was busy, 0..1.
 	Utilization float64 `json:"utilization"`
-	// Seeks counts arm movements and MeanSeekCyls their mean distance in
+	// Seeks counts arm movements and MeanSeekCylinders their mean distance in
 	// cylinders.
-	Seeks        int64   `json:"seeks"`
-	MeanSeekCyls float64 `json:"mean_seek_cylinders"`
-	// ReadHits counts reads served from the drive's buffer.
-	ReadHits int64 `json:"buffer_read_hits"`
+	Seeks             int64   `json:"seeks"`
+	MeanSeekCylinders float64 `json:"mean_seek_cylinders"`
+	// BufferReadHits counts reads served from the drive's buffer.
+	BufferReadHits int64 `json:"buffer_read_hits"`
 	// WriteCacheHits counts writes acknowledged from the write cache.
 	WriteCacheHits int64 `json:"write_cache_hits"`
 	// Destages counts background writes of cached data to the platters.
@@ -155,10 +155,10 @@ type DiskReport struct {
 	// MeanHostQueue is the time-weighted mean number of requests waiting
 	// in the host's queue for a free tag.
 	MeanHostQueue float64 `json:"mean_host_queue"`
-	// DirtyBytesAtExit is the data, in bytes, acknowledged to the host but
+	// DirtyBytesAtEnd is the data, in bytes, acknowledged to the host but
 	// only in the drive's volatile cache when the last request completed:
 	// what a power failure at that instant would lose.
-	DirtyBytesAtExit int64 `json:"dirty_bytes_at_end"`
+	DirtyBytesAtEnd int64 `json:"dirty_bytes_at_end"`
 }
 
 // CacheReport is the volume cache's share of a run: its configuration
@@ -247,10 +247,10 @@ func diskReport(d *disk.Drive) DiskReport {
 		Name: d.Name(), Model: p.Name, WriteCache: p.WriteCache,
 		Scheduler: p.Scheduler.String(), QueueDepth: p.QueueDepth,
 		IOs:         st.Reads + st.Writes + st.Flushes,
-		Utilization: st.Utilization, Seeks: st.Seeks, MeanSeekCyls: st.MeanSeekDistance,
-		ReadHits: st.ReadHits, WriteCacheHits: st.WriteCacheHits, Destages: st.Destages,
+		Utilization: st.Utilization, Seeks: st.Seeks, MeanSeekCylinders: st.MeanSeekDistance,
+		BufferReadHits: st.ReadHits, WriteCacheHits: st.WriteCacheHits, Destages: st.Destages,
 		DirtyBytesPeak: st.DirtyBytesPeak, MeanTaggedQueue: st.MeanTaggedQueue, MeanHostQueue: st.MeanHostQueue,
-		DirtyBytesAtExit: st.DirtyBytes,
+		DirtyBytesAtEnd: st.DirtyBytes,
 	}
 }
 
@@ -259,7 +259,7 @@ func workloadInfo(w trace.Workload, ios int64, seed uint64) *WorkloadInfo {
 	wi := &WorkloadInfo{
 		RW: w.RW.String(), BS: w.BS, IODepth: w.IODepth,
 		Offset: w.Offset, Size: w.Size, IOs: ios,
-		Distribution: w.RandomDistribution.String(), Seed: seed,
+		RandomDistribution: w.RandomDistribution.String(), Seed: seed,
 		PercentageRandom: w.PercentageRandom, Fsync: w.Fsync,
 	}
 	if w.RW.Mixed() {

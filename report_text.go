@@ -65,8 +65,8 @@ func (t *textWriter) phaseBody(ph *PhaseReport) {
 		t.err = ph.Summary.WriteText(t.w)
 	}
 	t.table(ph.measuredTable())
-	if ph.Failed > 0 {
-		t.printf("failed requests: %d (first: %s)\n", ph.Failed, ph.FirstError)
+	if ph.FailedRequests > 0 {
+		t.printf("failed requests: %d (first: %s)\n", ph.FailedRequests, ph.FirstError)
 	}
 }
 
@@ -201,9 +201,9 @@ func (r *Report) drivesTable() *metrics.Table {
 	}
 	for _, d := range r.Disks {
 		t.AddRow(d.Name, fmt.Sprint(d.IOs), metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
-			metrics.FormatFixed(d.MeanSeekCyls, 0), fmt.Sprint(d.ReadHits), fmt.Sprint(d.WriteCacheHits),
+			metrics.FormatFixed(d.MeanSeekCylinders, 0), fmt.Sprint(d.BufferReadHits), fmt.Sprint(d.WriteCacheHits),
 			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanTaggedQueue, 2), metrics.FormatFixed(d.MeanHostQueue, 2),
-			trace.FormatSize(d.DirtyBytesAtExit))
+			trace.FormatSize(d.DirtyBytesAtEnd))
 	}
 	return t
 }

@@ -144,7 +144,7 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 	}
 	rep.Summary = pr.rec.Summarize(elapsed)
 	rep.Latency = &pr.rec
-	rep.Failed, rep.HostFlushesDropped = pr.failed, pr.dropped
+	rep.FailedRequests, rep.HostFlushesDropped = pr.failed, pr.dropped
 	if pr.failed > 0 {
 		rep.FirstError = fmt.Sprintf("request %d: %v", pr.firstID, pr.firstErr)
 	}
@@ -196,13 +196,13 @@ func (r *runner) totalReport(phases []PhaseReport) PhaseReport {
 	tot := PhaseReport{Name: "total", Summary: r.total.Summarize(r.last.Sub(r.first)), Latency: &r.total}
 	for _, ph := range phases {
 		tot.HostFlushesDropped += ph.HostFlushesDropped
-		if ph.Failed > 0 && tot.Failed == 0 {
+		if ph.FailedRequests > 0 && tot.FailedRequests == 0 {
 			tot.FirstError = ph.FirstError
 			if len(phases) > 1 {
 				tot.FirstError = fmt.Sprintf("phase %q: %s", ph.Name, ph.FirstError)
 			}
 		}
-		tot.Failed += ph.Failed
+		tot.FailedRequests += ph.FailedRequests
 	}
 	return tot
 }

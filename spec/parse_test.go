@@ -163,3 +163,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLowWaterAloneKeepsTheDefaultHighWater: a low watermark given on
+// its own is checked against, and runs with, the default high one.
+func TestLowWaterAloneKeepsTheDefaultHighWater(t *testing.T) {
+	x, err := spec.Parse([]byte("stack: {cache: {size: 8MiB, low_water: 0.3}}\n"+minimal), "")
+	require.NoError(t, err)
+	pl, err := x.Plan()
+	require.NoError(t, err)
+	assert.Equal(t, 0.5, pl.Cache.HighWater)
+	assert.Equal(t, 0.3, pl.Cache.LowWater)
+}

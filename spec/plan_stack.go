@@ -124,6 +124,7 @@ func planCache(p *problems, c *Cache, pl *Plan, ss int64) *cache.Config {
 		NonVolatile: c.NonVolatile, NVIgnoresFlush: c.NVIgnoresFlush,
 		NoReadCache: c.ReadCache != nil && !*c.ReadCache,
 	}
+	cfg.HighWater = highWater(c)
 	checkCacheSizes(p, c, ss)
 	checkCacheTimes(p, c)
 	parseCacheNames(p, c, cfg, pl.RAID != nil)
@@ -180,8 +181,8 @@ func checkCacheTimes(p *problems, c *Cache) {
 	if c.LowWater < 0 || c.LowWater >= 1 {
 		p.add(at+"low_water", "%g is outside 0..1", c.LowWater)
 	}
-	if (c.HighWater != 0 || c.LowWater != 0) && c.LowWater >= c.HighWater {
-		p.add(at+"low_water", "%g must be below high_water %g", c.LowWater, c.HighWater)
+	if high := highWater(c); c.LowWater != 0 && c.LowWater >= high {
+		p.add(at+"low_water", "%g must be below high_water %g", c.LowWater, high)
 	}
 }
 
@@ -216,4 +217,14 @@ func parseCacheNames(p *problems, c *Cache, cfg *cache.Config, overRAID bool) {
 	} else if cfg.Align == cache.AlignStripe && !overRAID {
 		p.add(at+"align", "stripe alignment needs an array (stack.raid)")
 	}
+}
+
+// highWater is the cache's high watermark: as given, or the default when
+// only low_water is given (a low watermark alone keeps the default high
+// one; a high watermark alone destages down to empty).
+func highWater(c *Cache) float64 {
+	if c.HighWater == 0 && c.LowWater != 0 {
+		return cache.DefaultHighWater
+	}
+	return c.HighWater
 }

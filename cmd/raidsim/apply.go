@@ -89,7 +89,7 @@ func base(flags []given) (spec.Experiment, error) {
 		return spec.Experiment{}, usagef("--config: give one file")
 	}
 	if file, ok := lastValue(flags, "config"); ok {
-		x, err := spec.Load(file)
+		x, err := spec.DecodeFile(file) // checked once, with the flags applied, by the run
 		if err != nil {
 			return spec.Experiment{}, err
 		}

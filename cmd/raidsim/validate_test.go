@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,7 +113,7 @@ func TestValidateErrors(t *testing.T) {
 		{[]string{"--disksim", "x.parv", "--trace", "t", "extra"}, "unexpected argument"},
 		{[]string{"--disksim", "x.parv", "--trace", "t", "--format", "msr"}, "only \"validate\""},
 		{[]string{"--disksim", "nosuch.parv", "--trace", "t"}, "nosuch.parv"},
-		{[]string{"--bogus"}, "usage"},
+		{[]string{"--bogus"}, "unknown flag: --bogus"},
 	} {
 		var out, errb bytes.Buffer
 		err := runValidate(tc.args, &out, &errb)
@@ -121,7 +122,7 @@ func TestValidateErrors(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := runValidate([]string{"--help"}, &out, &errb); err == nil || !strings.Contains(errb.String(), "Usage: raidsim validate") {
-		t.Errorf("--help: %v %s", err, errb.String())
+	if err := runValidate([]string{"--help"}, &out, &errb); !errors.Is(err, errHelp) || !strings.Contains(out.String(), "Usage: raidsim validate") {
+		t.Errorf("--help: %v, stdout %q", err, out.String())
 	}
 }

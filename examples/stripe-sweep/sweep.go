@@ -140,7 +140,7 @@ func meanQueue(rep *raidsim.Report) float64 {
 func meanSeek(rep *raidsim.Report) float64 {
 	var c float64
 	for _, d := range rep.Disks {
-		c += d.MeanSeekCyls
+		c += d.MeanSeekCylinders
 	}
 	return c / float64(len(rep.Disks))
 }

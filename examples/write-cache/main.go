@@ -193,7 +193,7 @@ func WriteTable(w io.Writer, res []Result) error {
 		row("run time s: "+name, func(r Result) float64 { return ph(r, name).SimSeconds }, 3)
 	}
 	row("flushes sent to the drive", func(r Result) float64 { return float64(r.Report.Total.Flushes) }, 0)
-	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Disks[0].DirtyBytesAtExit) / 1024 }, 0)
+	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Disks[0].DirtyBytesAtEnd) / 1024 }, 0)
 	return t.WriteText(w)
 }
 

@@ -53,8 +53,8 @@ func TestS1Directions(t *testing.T) {
 		assert.Positive(t, noFlush.Report.Total.HostFlushesDropped)
 	})
 	t.Run("data at risk only with the cache on and flushes off", func(t *testing.T) {
-		assert.Positive(t, noFlush.Report.Disks[0].DirtyBytesAtExit)
-		assert.Zero(t, off.Report.Disks[0].DirtyBytesAtExit)
+		assert.Positive(t, noFlush.Report.Disks[0].DirtyBytesAtEnd)
+		assert.Zero(t, off.Report.Disks[0].DirtyBytesAtEnd)
 	})
 	t.Run("cache off makes maximum latency far lower", func(t *testing.T) {
 		// winsat's "Latency: Maximum" comes from the reads of its flush
