@@ -306,20 +306,7 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 		dst.SetInt(n)
 		return
 	case durationType:
-		if s, ok := v.(string); ok {
-			var d Duration
-			if err := d.UnmarshalText([]byte(s)); err != nil {
-				p.add(path, "%v", err)
-				return
-			}
-			dst.SetInt(int64(d))
-			return
-		}
-		if n, ok := asInt(v); ok && n == 0 {
-			dst.SetInt(0)
-			return
-		}
-		p.add(path, "want a duration such as \"5ms\" or \"1.5s\", got %s", show(v))
+		decodeDuration(p, path, v, dst)
 		return
 	}
 	switch t.Kind() {
@@ -330,101 +317,136 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 	case reflect.Interface:
 		dst.Set(reflect.ValueOf(v))
 	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			if _, anyKeys := v.(map[any]any); anyKeys {
-				p.add(path, "want a mapping with text keys, got non-text keys")
-				return
-			}
-			p.add(path, "want a mapping of keys, got %s", kind(v))
-			return
-		}
-		keys, names := fieldKeys(t)
-		given := make([]string, 0, len(m))
-		for k := range m {
-			given = append(given, k)
-		}
-		sort.Strings(given) // deterministic order of errors
-		for _, k := range given {
-			i, ok := keys[k]
-			if !ok {
-				p.add(join(path, k), "unknown key (known here: %s)", strings.Join(names, ", "))
-				continue
-			}
-			decodeField(p, join(path, k), m[k], dst, i)
-		}
+		decodeStruct(p, path, v, dst)
 	case reflect.Slice:
-		l, ok := v.([]any)
-		if !ok {
-			p.add(path, "want a list, got %s", kind(v))
-			return
-		}
-		limit := maxList
-		if t.Elem() == reflect.TypeFor[Phase]() {
-			limit = maxPhases
-		}
-		if len(l) > limit {
-			p.add(path, "%d entries, more than %d", len(l), limit)
-			return
-		}
-		s := reflect.MakeSlice(t, len(l), len(l))
-		for i, e := range l {
-			decodeValue(p, fmt.Sprintf("%s[%d]", path, i), e, s.Index(i))
-		}
-		dst.Set(s)
+		decodeList(p, path, v, dst)
 	case reflect.String:
-		switch x := v.(type) {
-		case string:
-			dst.SetString(x)
-		default:
-			if n, ok := asInt(v); ok { // level: 5
-				dst.SetString(strconv.FormatInt(n, 10))
-				return
-			}
-			p.add(path, "want a string, got %s", kind(v))
-		}
+		decodeString(p, path, v, dst)
 	case reflect.Bool:
-		switch x := v.(type) {
-		case bool:
-			dst.SetBool(x)
-		case string:
-			switch strings.ToLower(x) {
-			case "on", "true", "yes":
-				dst.SetBool(true)
-			case "off", "false", "no":
-				dst.SetBool(false)
-			default:
-				p.add(path, "want true or false (or on, off), got %s", show(v))
-			}
-		default:
-			p.add(path, "want true or false, got %s", kind(v))
+		decodeBool(p, path, v, dst)
+	default:
+		decodeNumber(p, path, v, dst)
+	}
+}
+
+// decodeDuration decodes a duration string ("5ms"), or a bare 0.
+func decodeDuration(p *problems, path string, v any, dst reflect.Value) {
+	if s, ok := v.(string); ok {
+		var d Duration
+		if err := d.UnmarshalText([]byte(s)); err != nil {
+			p.add(path, "%v", err)
+			return
 		}
+		dst.SetInt(int64(d))
+		return
+	}
+	if n, ok := asInt(v); ok && n == 0 {
+		dst.SetInt(0)
+		return
+	}
+	p.add(path, "want a duration such as \"5ms\" or \"1.5s\", got %s", show(v))
+}
+
+// decodeStruct decodes a mapping into a struct, key by key in sorted
+// order, reporting unknown keys with the known ones.
+func decodeStruct(p *problems, path string, v any, dst reflect.Value) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if _, anyKeys := v.(map[any]any); anyKeys {
+			p.add(path, "want a mapping with text keys, got non-text keys")
+			return
+		}
+		p.add(path, "want a mapping of keys, got %s", kind(v))
+		return
+	}
+	keys, names := fieldKeys(dst.Type())
+	given := make([]string, 0, len(m))
+	for k := range m {
+		given = append(given, k)
+	}
+	sort.Strings(given) // deterministic order of errors
+	for _, k := range given {
+		i, ok := keys[k]
+		if !ok {
+			p.add(join(path, k), "unknown key (known here: %s)", strings.Join(names, ", "))
+			continue
+		}
+		decodeField(p, join(path, k), m[k], dst, i)
+	}
+}
+
+// decodeList decodes a list into a slice, within the list bounds.
+func decodeList(p *problems, path string, v any, dst reflect.Value) {
+	t := dst.Type()
+	l, ok := v.([]any)
+	if !ok {
+		p.add(path, "want a list, got %s", kind(v))
+		return
+	}
+	limit := maxList
+	if t.Elem() == reflect.TypeFor[Phase]() {
+		limit = maxPhases
+	}
+	if len(l) > limit {
+		p.add(path, "%d entries, more than %d", len(l), limit)
+		return
+	}
+	s := reflect.MakeSlice(t, len(l), len(l))
+	for i, e := range l {
+		decodeValue(p, fmt.Sprintf("%s[%d]", path, i), e, s.Index(i))
+	}
+	dst.Set(s)
+}
+
+// decodeString decodes a string; a whole number is taken as its digits
+// (level: 5).
+func decodeString(p *problems, path string, v any, dst reflect.Value) {
+	if x, ok := v.(string); ok {
+		dst.SetString(x)
+		return
+	}
+	if n, ok := asInt(v); ok {
+		dst.SetString(strconv.FormatInt(n, 10))
+		return
+	}
+	p.add(path, "want a string, got %s", kind(v))
+}
+
+// decodeBool decodes true or false, or on, off, yes and no as strings.
+func decodeBool(p *problems, path string, v any, dst reflect.Value) {
+	switch x := v.(type) {
+	case bool:
+		dst.SetBool(x)
+	case string:
+		switch strings.ToLower(x) {
+		case "on", "true", "yes":
+			dst.SetBool(true)
+		case "off", "false", "no":
+			dst.SetBool(false)
+		default:
+			p.add(path, "want true or false (or on, off), got %s", show(v))
+		}
+	default:
+		p.add(path, "want true or false, got %s", kind(v))
+	}
+}
+
+// decodeNumber decodes an int, int64, uint64 or float64 field.
+func decodeNumber(p *problems, path string, v any, dst reflect.Value) {
+	switch k := dst.Kind(); k {
 	case reflect.Int, reflect.Int64:
 		n, ok := asInt(v)
 		if !ok {
 			p.add(path, "want a whole number, got %s %s", kind(v), show(v))
 			return
 		}
-		if t.Kind() == reflect.Int && (n > math.MaxInt32 || n < math.MinInt32) {
+		if k == reflect.Int && (n > math.MaxInt32 || n < math.MinInt32) {
 			p.add(path, "%d is out of range", n)
 			return
 		}
 		dst.SetInt(n)
 	case reflect.Uint64:
-		n, ok := asInt(v)
-		if !ok {
-			if u, isU := v.(uint64); isU {
-				dst.SetUint(u)
-				return
-			}
-			p.add(path, "want a whole number, got %s %s", kind(v), show(v))
-			return
-		}
-		if n < 0 {
-			p.add(path, "%d is negative", n)
-			return
-		}
-		dst.SetUint(uint64(n))
+		decodeUint(p, path, v, dst)
 	case reflect.Float64:
 		f, ok := asFloat(v)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
@@ -435,6 +457,24 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 	default:
 		p.add(path, "cannot hold %s", kind(v)) // not reached for Experiment's types
 	}
+}
+
+// decodeUint decodes a non-negative whole number.
+func decodeUint(p *problems, path string, v any, dst reflect.Value) {
+	n, ok := asInt(v)
+	if !ok {
+		if u, isU := v.(uint64); isU {
+			dst.SetUint(u)
+			return
+		}
+		p.add(path, "want a whole number, got %s %s", kind(v), show(v))
+		return
+	}
+	if n < 0 {
+		p.add(path, "%d is negative", n)
+		return
+	}
+	dst.SetUint(uint64(n))
 }
 
 // parseSize reads a byte count: a whole number or a string with a unit.
