@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raidsim/raidsim/internal/shareddata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -55,17 +54,21 @@ func TestGenReplaysToTheSameReport(t *testing.T) {
 
 // sharedTrace returns the path of a sample under ../shared/traces, or
 // skips the test when it is absent.
-func sharedTrace(t *testing.T, name string) string {
-	t.Helper()
-	return shareddata.Dir(t, "traces", name)
+// sampleTrace is the repository's own sample in MSR Cambridge's format
+// (testdata/traces/README.md), sorted or shuffled within a small window.
+func sampleTrace(unsorted bool) string {
+	if unsorted {
+		return filepath.Join("..", "..", "testdata", "traces", "sample-msr-unsorted.csv.gz")
+	}
+	return filepath.Join("..", "..", "testdata", "traces", "sample-msr.csv")
 }
 
 func TestRunMSRTraceShowsRecordedLatency(t *testing.T) {
-	path := sharedTrace(t, "msr-hm0-sample.csv")
+	path := sampleTrace(false)
 	code, out, errOut := runCLI(t, "run", "--trace", path, "--drive", "deskstar-7k500")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "format msr")
-	assert.Contains(t, out, "1000 records replayed")
+	assert.Contains(t, out, "3000 records replayed")
 	i := strings.Index(out, "simulated vs recorded")
 	require.Positive(t, i, out)
 	assert.Contains(t, out[i:], "simulated")
@@ -87,9 +90,27 @@ func TestRunMSRTraceShowsRecordedLatency(t *testing.T) {
 	require.Len(t, rep.Phases, 1)
 	tr := rep.Phases[0].Trace
 	assert.Equal(t, "msr", tr.Format)
-	assert.EqualValues(t, 1000, tr.Records)
+	assert.EqualValues(t, 3000, tr.Records)
 	require.NotNil(t, tr.Skipped)
 	assert.Positive(t, tr.Measured["mean"], "the trace's own response times")
+}
+
+// TestUnsortedTraceNeedsReorder: a trace out of time order fails with
+// its line and a hint, and with --reorder replays to the sorted trace's
+// report.
+func TestUnsortedTraceNeedsReorder(t *testing.T) {
+	code, _, errOut := runCLI(t, "run", "--trace", sampleTrace(true), "--drive", "deskstar-7k500", "--json")
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, "sample-msr-unsorted.csv.gz:3:")
+	assert.Contains(t, errOut, "replay with --reorder N")
+	code, sorted, errOut := runCLI(t, "run", "--trace", sampleTrace(false), "--drive", "deskstar-7k500", "--json")
+	require.Equal(t, 0, code, errOut)
+	code, reordered, errOut := runCLI(t, "run", "--trace", sampleTrace(true), "--drive", "deskstar-7k500", "--reorder", "16", "--json")
+	require.Equal(t, 0, code, errOut)
+	strip := func(s string) string { // the file names differ, nothing else
+		return strings.ReplaceAll(strings.ReplaceAll(s, sampleTrace(true), "T"), sampleTrace(false), "T")
+	}
+	assert.Equal(t, strip(sorted), strip(reordered))
 }
 
 func TestConvertRoundTrip(t *testing.T) {
