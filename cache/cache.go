@@ -62,10 +62,13 @@ type Cache struct {
 	visit     func(*extent) bool
 
 	childDone func(*sim.Request)
-	complete  sim.HandlerFunc
-	ack       sim.HandlerFunc
-	tick      sim.HandlerFunc
-	idleFire  sim.HandlerFunc
+	// The cache's events, each a small handler bound once in New, as the
+	// drive and the array bind theirs: scheduling allocates nothing.
+	hComplete completeHandler
+	hAck      ackHandler
+	hTick     tickHandler
+	hIdle     idleHandler
+	hReject   rejectHandler
 
 	st   Stats
 	dacc dirtyAcc
@@ -161,10 +164,7 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 	}
 	c.age.i = 1
 	c.childDone = c.onChildDone
-	c.complete = c.onComplete
-	c.ack = c.onAck
-	c.tick = c.onTick
-	c.idleFire = c.onIdle
+	c.hComplete, c.hAck, c.hTick, c.hIdle, c.hReject = completeHandler{c}, ackHandler{c}, tickHandler{c}, idleHandler{c}, rejectHandler{c}
 	c.visit = func(e *extent) bool { return !c.consider(e) }
 	c.lastReadEnd = -1
 	c.dacc.since, c.dacc.start = eng.Now(), eng.Now()
@@ -248,7 +248,7 @@ func (c *Cache) submitChild(ch *child) {
 	if err := c.below.Submit(&ch.Request); err != nil {
 		ch.Err = fmt.Errorf("cache %s: device below rejected %v: %w", c.name, &ch.Request, err)
 		ch.Completed = c.eng.Now()
-		c.eng.After(0, sim.HandlerFunc(func(sim.Time, any) { c.onChildDone(&ch.Request) }), nil)
+		c.eng.After(0, &c.hReject, ch)
 	}
 }
 
@@ -268,7 +268,7 @@ func (c *Cache) finish(h *host) {
 	if h.pending > 0 {
 		return
 	}
-	c.eng.Schedule(max(h.readyAt, c.eng.Now()), c.complete, h)
+	c.eng.Schedule(max(h.readyAt, c.eng.Now()), &c.hComplete, h)
 }
 
 // onComplete is the event that completes a host request.
@@ -311,7 +311,7 @@ func (c *Cache) onChildDone(cr *sim.Request) {
 			if now := c.eng.Now(); h.readyAt <= now {
 				c.onComplete(now, h)
 			} else {
-				c.eng.Schedule(h.readyAt, c.complete, h)
+				c.eng.Schedule(h.readyAt, &c.hComplete, h)
 			}
 		}
 	}
@@ -363,7 +363,7 @@ func (c *Cache) write(h *host) {
 		}
 		return
 	}
-	c.eng.After(c.hitTime(r.Length), c.ack, h)
+	c.eng.After(c.hitTime(r.Length), &c.hAck, h)
 }
 
 // used returns the cache memory in use or promised, in bytes.
@@ -410,7 +410,7 @@ func (c *Cache) admit() {
 			c.st.StallTime += now.Sub(c.stallFrom)
 		}
 		c.obs.OnPhase(c.name, h.r, sim.PhaseQueue, h.stallStart, now)
-		c.eng.After(c.hitTime(h.r.Length), c.ack, h)
+		c.eng.After(c.hitTime(h.r.Length), &c.hAck, h)
 	}
 }
 

@@ -268,12 +268,12 @@ func (c *Cache) armTimers() {
 		// has, destage completions keep the sweep going.
 		if at := c.age.head.born.Add(c.cfg.Interval); !c.tickPending && at > c.eng.Now() {
 			c.tickPending = true
-			c.eng.Schedule(at, c.tick, nil)
+			c.eng.Schedule(at, &c.hTick, nil)
 		}
 	case Idle:
 		if !c.idleTimer && !c.idleNow {
 			c.idleTimer = true
-			c.eng.Schedule(max(c.lastHost.Add(c.cfg.Idle), c.eng.Now()), c.idleFire, nil)
+			c.eng.Schedule(max(c.lastHost.Add(c.cfg.Idle), c.eng.Now()), &c.hIdle, nil)
 		}
 	}
 }
