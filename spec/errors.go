@@ -24,7 +24,7 @@ func (e *FieldError) Error() string {
 
 // Error lists every problem found in a config.
 type Error struct {
-	// Source is the file or source name given to ParseConfig, if any.
+	// Source is the file or source name given to Parse or Decode, if any.
 	Source string
 	// Fields are the problems, in the order of the keys.
 	Fields []*FieldError

@@ -20,7 +20,7 @@ import (
 // key path. Zero fields take the defaults named in their `default` tags
 // (examples/configs/README.md lists every key).
 type Experiment struct {
-	// Name labels the run in reports; ParseConfig defaults it to the
+	// Name labels the run in reports; Parse defaults it to the
 	// source name it is given (the file name without extension).
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Seed seeds every random stream of the run: the same Experiment and Seed
@@ -35,7 +35,7 @@ type Experiment struct {
 	// failure that long after the start would lose in each layer.
 	PowerLossAt Duration `yaml:"power_loss_at,omitempty" json:"power_loss_at,omitempty"`
 	// Sweep is read by `raidsim sweep` (the fields to vary); Run ignores
-	// it and ParseConfig keeps it as decoded.
+	// it and Parse keeps it as decoded.
 	Sweep any `yaml:"sweep,omitempty" json:"sweep,omitempty"`
 
 	source string // file or source name, prefixed to errors
@@ -280,7 +280,7 @@ type Job struct {
 // Trace is a trace replay.
 type Trace struct {
 	// Path is the trace file, relative to the config file's directory
-	// when loaded with LoadConfig.
+	// when loaded with Load or DecodeFile.
 	Path string `yaml:"path" json:"path"`
 	// Format is auto (default) or a trace format name.
 	Format string `yaml:"format,omitempty" json:"format,omitempty" default:"auto"`
