@@ -40,20 +40,12 @@ func NewStack(eng *sim.Engine, st spec.Stack, prefix string, obs *sim.Observer) 
 
 // Build makes the devices of a plan (from spec.Experiment.Plan or
 // spec.PlanStack) on eng: each drive once from the plan's checked model,
-// then the array and the cache over them. The plan is already checked,
-// so an error here comes from a plan edited by hand.
+// then the array and the cache over them.
 func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*Stack, error) {
-	model := pl.DriveModel
-	if model == nil { // a plan made by hand
-		var err error
-		if model, err = disk.NewModel(pl.Drive); err != nil {
-			return nil, err
-		}
-	}
 	s := &Stack{Drives: make([]*disk.Drive, pl.Disks)}
 	members := make([]sim.Device, pl.Disks)
 	for i := range pl.Disks {
-		d, err := model.NewDrive(eng, fmt.Sprintf("%sdisk%d", prefix, i), obs)
+		d, err := pl.Drive.NewDrive(eng, fmt.Sprintf("%sdisk%d", prefix, i), obs)
 		if err != nil {
 			return nil, err
 		}

@@ -115,6 +115,9 @@ func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, err
 // members of an array) without checking it again.
 type Model struct {
 	p Params
+	// capSectors is the addressable size in sectors: Params.Capacity
+	// when given, else what the zones hold.
+	capSectors int64
 }
 
 // NewModel fills p's defaults and validates it, reporting every problem.
@@ -125,11 +128,22 @@ func NewModel(p Params) (*Model, error) {
 	}
 	p.Zones = append([]Zone(nil), p.Zones...)
 	p.SeekTable = append([]SeekPoint(nil), p.SeekTable...)
-	return &Model{p: p}, nil
+	m := &Model{p: p, capSectors: newGeometry(&p).sectors}
+	if p.Capacity > 0 {
+		m.capSectors = p.Capacity / int64(p.SectorSize)
+	}
+	return m, nil
 }
 
 // Params returns the model's parameters, defaults filled.
 func (m *Model) Params() Params { return m.p }
+
+// Capacity returns the addressable size of a drive of the model in
+// bytes, as Drive.Capacity will.
+func (m *Model) Capacity() int64 { return m.capSectors * int64(m.p.SectorSize) }
+
+// SectorSize returns the model's sector size in bytes.
+func (m *Model) SectorSize() int { return m.p.SectorSize }
 
 // NewDrive makes a drive of the model on eng, its platter at angle 0 at
 // the engine's current time. name labels errors and Observer calls; obs
@@ -148,10 +162,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.lateUnits = unitsPerRev - lateTolerance*d.rpm
 	d.ss = int64(p.SectorSize)
 	d.ssShift = uint(bits.TrailingZeros64(uint64(d.ss)))
-	d.capSectors = d.g.sectors
-	if p.Capacity > 0 {
-		d.capSectors = p.Capacity / d.ss
-	}
+	d.capSectors = m.capSectors
 	d.capacity = d.capSectors * d.ss
 	d.ov = p.Overheads
 	d.readOv = int64(p.ReadOverhead)

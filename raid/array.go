@@ -129,7 +129,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string, obs *si
 		minCap = min(minCap, d.Capacity())
 	}
 	a.rows = minCap / a.u
-	a.capacity = a.rows * a.m.FullStripe()
+	a.capacity = a.m.Capacity(minCap)
 	a.childDone = a.onChildDone
 	a.cand = make([]int, 0, a.n)
 	a.down = make([]bool, a.n)

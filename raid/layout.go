@@ -97,6 +97,13 @@ func (m Mapping) DataMembers() int {
 // StripeUnit.
 func (m Mapping) FullStripe() int64 { return int64(m.DataMembers()) * m.StripeUnit }
 
+// Capacity returns the usable data capacity in bytes of an array with
+// this mapping over members of memberBytes each (the smallest member's
+// size): as many whole stripe rows as fit in a member.
+func (m Mapping) Capacity(memberBytes int64) int64 {
+	return memberBytes / m.StripeUnit * m.FullStripe()
+}
+
 // Stripe returns the stripe (row of stripe units) holding logical byte
 // off.
 func (m Mapping) Stripe(off int64) int64 { return off / m.FullStripe() }

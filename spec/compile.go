@@ -45,10 +45,9 @@ type Plan struct {
 	// Name and Seed are the experiment's.
 	Name string
 	Seed uint64
-	// DriveModel is the model of every drive, validated once; Drive is
-	// its parameters, defaults filled.
-	DriveModel *disk.Model
-	Drive      disk.Params
+	// Drive is the model of every drive, validated once (its Params
+	// have the defaults filled).
+	Drive *disk.Model
 	// Disks is the number of drives, at least 1.
 	Disks int
 	// RAID is the array's configuration (defaults filled), or nil.
@@ -152,20 +151,19 @@ func (x *Experiment) Plan() (*Plan, error) {
 	return pl, nil
 }
 
-// stackCapacity is the usable capacity of the planned stack, computed as
-// the devices compute it: a drive's sectors, an array's whole stripe
-// rows of its smallest member.
+// stackCapacity is the usable capacity of the planned stack, as the
+// devices will compute it: the drive model's, or the array mapping's
+// over drives of that size.
 func stackCapacity(pl *Plan) int64 {
-	ss := int64(pl.SectorSize)
-	drive := pl.Drive.Sectors() * ss
-	if pl.Drive.Capacity > 0 {
-		drive = pl.Drive.Capacity / ss * ss
-	}
 	if pl.RAID == nil {
-		return drive
+		return pl.Drive.Capacity()
 	}
-	m := raid.Mapping{Level: pl.RAID.Level, Layout: pl.RAID.Layout, Members: pl.Disks, StripeUnit: pl.RAID.StripeUnit}
-	return drive / pl.RAID.StripeUnit * m.FullStripe()
+	return pl.mapping().Capacity(pl.Drive.Capacity())
+}
+
+// mapping is the planned array's address mapping.
+func (pl *Plan) mapping() raid.Mapping {
+	return raid.Mapping{Level: pl.RAID.Level, Layout: pl.RAID.Layout, Members: pl.Disks, StripeUnit: pl.RAID.StripeUnit}
 }
 
 // checkAligned reports a size that is negative or not a multiple of the

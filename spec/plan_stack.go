@@ -16,8 +16,7 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 	model, ok := planDrive(p, &st.Drive)
 	pl.SectorSize = 512
 	if ok {
-		pl.DriveModel, pl.Drive = model, model.Params()
-		pl.SectorSize = pl.Drive.SectorSize
+		pl.Drive, pl.SectorSize = model, model.SectorSize()
 	}
 	ss := int64(pl.SectorSize)
 	n := st.Disks
@@ -129,8 +128,7 @@ func planCache(p *problems, c *Cache, pl *Plan, ss int64) *cache.Config {
 	checkCacheTimes(p, c)
 	parseCacheNames(p, c, cfg, pl.RAID != nil)
 	if cfg.Align == cache.AlignStripe && pl.RAID != nil {
-		m := raid.Mapping{Level: pl.RAID.Level, Layout: pl.RAID.Layout, Members: pl.Disks, StripeUnit: pl.RAID.StripeUnit}
-		cfg.StripeUnit, cfg.DataMembers = pl.RAID.StripeUnit, m.DataMembers()
+		cfg.StripeUnit, cfg.DataMembers = pl.RAID.StripeUnit, pl.mapping().DataMembers()
 	}
 	if !p.under("stack.cache") {
 		if err := cfg.WithDefaults().Validate(); err != nil {
