@@ -83,12 +83,16 @@ type phaseRun struct {
 	firstErr error // the Err of the first request that failed
 	firstID  uint64
 	dropped  int64 // flushes the host dropped
+	flushes  int64 // flushes completed, ramp-up included
 	ramp     int64 // completions still to leave out
 	rampEnd  sim.Time
 }
 
 // observe counts one completion.
 func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) {
+	if q.Op == sim.Flush {
+		pr.flushes++
+	}
 	if pr.ramp > 0 {
 		pr.ramp--
 		pr.rampEnd = q.Completed
@@ -181,7 +185,7 @@ func (r *runner) runSynthetic(ph *spec.PhasePlan, pr *phaseRun, rep *PhaseReport
 	res, err := trace.Replay(r.eng, dev, in, trace.ReplayOptions{
 		Mode: trace.ClosedLoop, IODepth: depth, OnComplete: onComplete, Observer: r.obs})
 	rep.RuntimeReached = dl != nil && dl.reached
-	rep.Workload = workloadInfo(ph.Workload, res.Issued-pr.rec.Flush().IOs(), r.plan.Seed)
+	rep.Workload = workloadInfo(ph.Workload, res.Issued-pr.flushes, r.plan.Seed) // reads and writes
 	if mix != nil {
 		rep.Workload.IOs = mix.issued[0]
 		for j, bw := range ph.Background {

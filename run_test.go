@@ -140,6 +140,9 @@ func TestRampLeavesTheStartOut(t *testing.T) {
 	assert.EqualValues(t, 2000, all.Write.IOs)
 	assert.EqualValues(t, 500, ramped.Write.IOs)
 	assert.Less(t, ramped.All.IOPS, all.All.IOPS, "once the cache is full, writes go at the drive's pace")
+
+	fsync := run(t, "phases: [{rw: write, bs: 64KiB, ios: 100, fsync: 10, ramp_ios: 25}]").Phases[0]
+	assert.EqualValues(t, 100, fsync.Workload.IOs, "the workload issued 100 writes, whatever the ramp-up left out")
 }
 
 // TestPlanCapacityIsTheBuiltStacks: the capacity Plan computes without

@@ -71,9 +71,6 @@ func replayTrace(eng *sim.Engine, dev sim.Device, src *spec.TraceSource, o *sim.
 	r = pr.dropFlushes(r)
 	defer c.Close()
 	opt := trace.ReplayOptions{Mode: trace.OpenLoop, Speed: src.Speed, Observer: o}
-	if opt.Speed == 0 {
-		opt.Speed = 1
-	}
 	if src.IODepth > 0 {
 		opt = trace.ReplayOptions{Mode: trace.ClosedLoop, IODepth: src.IODepth, Observer: o}
 	}
