@@ -64,22 +64,24 @@ func (p *problems) add(path, format string, args ...any) {
 // under reports whether a problem was found at path or below it.
 func (p problems) under(path string) bool {
 	for _, e := range p {
-		if e.Path == path || strings.HasPrefix(e.Path, path+".") || strings.HasPrefix(e.Path, path+"[") {
+		if Under(e.Path, path) {
 			return true
 		}
 	}
 	return false
 }
 
-// related reports whether one of a and b is a prefix path of the other.
+// Under reports whether the key path path is section or lies inside it:
+// "stack.raid.layout" is under "stack.raid", "phases[0].bs" under
+// "phases" and "phases[0]", "stack.raidx" under neither.
+func Under(path, section string) bool {
+	return path == section || strings.HasPrefix(path, section+".") || strings.HasPrefix(path, section+"[")
+}
+
+// related reports whether one of a and b is under the other; an empty
+// path (a problem with the whole experiment) is related to every path.
 func related(a, b string) bool {
-	if a == b || a == "" || b == "" {
-		return true
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return strings.HasPrefix(b, a) && (b[len(a)] == '.' || b[len(a)] == '[')
+	return a == "" || b == "" || Under(a, b) || Under(b, a)
 }
 
 // err returns nil or a *Error for source.

@@ -251,16 +251,11 @@ func madeLater(flags []given, path string) bool {
 				p = s[0].path
 			}
 		}
-		if under(p, path) {
+		if spec.Under(p, path) {
 			return true
 		}
 	}
 	return false
-}
-
-// under reports whether path is at or under section (a key path).
-func under(path, section string) bool {
-	return path == section || strings.HasPrefix(path, section+".") || strings.HasPrefix(path, section+"[")
 }
 
 // withValidation returns probs as a usageError, with the problems
@@ -275,12 +270,7 @@ func (b *built) withValidation(probs []problem) error {
 			}
 		}
 	}
-	slices.SortStableFunc(probs, func(p, q problem) int { return p.at - q.at })
-	ue := &usageError{}
-	for _, p := range probs {
-		ue.lines = append(ue.lines, p.String())
-	}
-	return ue
+	return usageOf(probs)
 }
 
 // problem restates a field error of the experiment, naming the flags
@@ -297,7 +287,7 @@ func (b *built) problem(fe *spec.FieldError) problem {
 // related reports whether one of the paths a and b is at or under the
 // other; an empty path (a problem with no field) is related to none.
 func related(a, b string) bool {
-	return a != "" && b != "" && (under(a, b) || under(b, a))
+	return a != "" && b != "" && (spec.Under(a, b) || spec.Under(b, a))
 }
 
 // flagFor names the flags that set the field at path: the last that
@@ -314,13 +304,13 @@ func flagFor(set []applied, path string) string {
 		}
 	}
 	for i := len(set) - 1; i >= 0; i-- {
-		if under(path, set[i].path) {
+		if spec.Under(path, set[i].path) {
 			return set[i].flag
 		}
 	}
 	var names []string
 	for _, s := range set {
-		if under(s.path, path) && !slices.Contains(names, s.flag) {
+		if spec.Under(s.path, path) && !slices.Contains(names, s.flag) {
 			names = append(names, s.flag)
 		}
 	}
@@ -350,6 +340,11 @@ func (b *built) explain(err error) error {
 	if !byFlag && b.fromFile {
 		return err
 	}
+	return usageOf(probs)
+}
+
+// usageOf lists probs, in command-line order, as one usage error.
+func usageOf(probs []problem) error {
 	slices.SortStableFunc(probs, func(p, q problem) int { return p.at - q.at })
 	ue := &usageError{}
 	for _, p := range probs {
