@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,7 +114,7 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 	if t.Path == "" {
 		p.add(path+".path", "missing: give the trace file")
 	}
-	if src.Format != "auto" && !known(trace.Formats(), src.Format) {
+	if src.Format != "auto" && !slices.Contains(trace.Formats(), src.Format) {
 		p.add(path+".format", "%q: want auto or one of %s", t.Format, strings.Join(trace.Formats(), ", "))
 	}
 	if t.Device != nil {
@@ -137,16 +138,6 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 	}
 	checkRange(p, path+".reorder", int64(t.Reorder), 0, maxReorder)
 	return src
-}
-
-// known reports whether name is one of names.
-func known(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // planWorkload checks a synthetic job and returns its workload,
