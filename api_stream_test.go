@@ -178,5 +178,5 @@ func ExampleProgram() {
 	secs := writer.End.Seconds()
 	fmt.Printf("copied %d MiB in %.2f s: %.1f MB/s\n", size>>20, secs, size/secs/1e6)
 	// Output:
-	// copied 256 MiB in 3.55 s: 75.5 MB/s
+	// copied 256 MiB in 3.55 s: 75.6 MB/s
 }

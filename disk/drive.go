@@ -34,6 +34,7 @@ type Drive struct {
 	raSectors  int64 // read-ahead amount in sectors
 	maxMerge   int64 // largest dirty extent, sectors
 	maxAge     sim.Time
+	phase      int64 // platter angle at t = 0 (see spindlePhase)
 	lateUnits  int64 // waits longer than this many angle units count as none (see lateTolerance)
 	ov         CommandOverheads
 	prevWrite  bool // the last command served was a write (or flush)
@@ -145,9 +146,11 @@ func (m *Model) Capacity() int64 { return m.capSectors * int64(m.p.SectorSize) }
 // SectorSize returns the model's sector size in bytes.
 func (m *Model) SectorSize() int { return m.p.SectorSize }
 
-// NewDrive makes a drive of the model on eng, its platter at angle 0 at
-// the engine's current time. name labels errors and Observer calls; obs
-// may be nil.
+// NewDrive makes a drive of the model on eng. Its platter is at angle 0 at
+// t = 0 when the model's SpindleSync is set; otherwise at an angle drawn
+// from the engine's random stream "<name>/spindle", so the members of an
+// array turn out of phase as unsynchronized drives do. name labels errors
+// and Observer calls; obs may be nil.
 func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Drive, error) {
 	if eng == nil {
 		return nil, fmt.Errorf("disk %s: nil engine", name)
@@ -160,6 +163,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.rpm = int64(p.RPM)
 	d.maxAge = sim.Time(p.MaxQueueAge)
 	d.lateUnits = unitsPerRev - lateTolerance*d.rpm
+	d.phase = spindlePhase(eng, name, p.SpindleSync)
 	d.ss = int64(p.SectorSize)
 	d.ssShift = uint(bits.TrailingZeros64(uint64(d.ss)))
 	d.capSectors = m.capSectors

@@ -32,10 +32,10 @@ func Example() {
 	// Output:
 	//   overhead 300µs
 	//   seek     9.155599ms
-	//   rotate   7.980551ms
+	//   rotate   7.954338ms
 	//   media    65.488µs
 	//   bus      13.654µs
-	// read 4 KiB at 200 GiB: 17.501638ms
+	// read 4 KiB at 200 GiB: 17.475425ms
 }
 
 // Derived figures of every preset, as `raidsim drives` prints them.
@@ -79,7 +79,7 @@ func ExampleDrive_DirtyBytes() {
 	}
 	// Output:
 	// write cache true : write done after 313.654µs, 4096 bytes at risk
-	// write cache true : flush done after 14.731595ms, 0 bytes at risk
-	// write cache false: write done after 15.045249ms, 0 bytes at risk
+	// write cache true : flush done after 14.705383ms, 0 bytes at risk
+	// write cache false: write done after 15.019037ms, 0 bytes at risk
 	// write cache false: flush done after 300µs, 0 bytes at risk
 }

@@ -93,6 +93,7 @@ func TestSlipsCostTime(t *testing.T) {
 // by hand: slots of 1 ms from angle 0, the head arriving at 2.5 ms.
 func TestZeroLatencyTrack(t *testing.T) {
 	p := measuredToy()
+	p.SpindleSync = true // angle 0 at t = 0, as worked by hand
 	p.Zones = []Zone{{FirstCylinder: 0, LastCylinder: 2, SectorsPerTrack: 10}}
 	p.Mapping = MapConventional
 	d, err := New(sim.NewEngine(1), p, "toy", nil)

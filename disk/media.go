@@ -86,7 +86,7 @@ func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64, zl b
 	off := (sector + z.trkSkew(cyl, head, d.g.heads)) % z.spt
 	a0 := off * unitsPerRev / z.spt
 	span := (off+k)*unitsPerRev/z.spt - a0 // angle units the k sectors cover
-	w := a0 - angleAt(at, d.rpm)
+	w := a0 - d.angle(at)
 	if w < 0 {
 		w += unitsPerRev
 	}

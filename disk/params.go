@@ -290,6 +290,12 @@ type Params struct {
 	// middle of a sequential transfer. Zero means the one-cylinder seek
 	// time (TrackToTrack, or the seek table at distance 1).
 	CylinderSwitch time.Duration
+	// SpindleSync locks the platter's rotation to a common reference:
+	// every drive with it set is at angle 0 at t = 0, as the members of
+	// an array whose spindles are synchronized (SCSI rotational position
+	// locking, DiskSim's syncset). Off (the default), each drive starts
+	// at its own random angle (see Model.NewDrive).
+	SpindleSync bool
 	// Mapping is the track order of the layout (default conventional).
 	Mapping Mapping
 	// ZeroLatencyRead lets a read whose head lands inside its track's

@@ -10,18 +10,21 @@ import (
 )
 
 // TestAngleExact checks the integer rotation arithmetic against exact
-// rational arithmetic far into a run.
+// rational arithmetic far into a run, from several initial phases.
 func TestAngleExact(t *testing.T) {
 	for _, rpm := range []int64{5400, 7200, 10025, 15000} {
-		if a := angleAt(sim.Time(unitsPerRev), rpm); a != 0 {
-			t.Errorf("rpm %d: angle after 60 s = %d, want 0", rpm, a)
-		}
-		for _, tt := range []int64{1, 8333333, 123456789012, 864000 * 1e9 * 3, 1<<62 + 12345} {
-			// exact: frac(t * rpm / 60e9) * 60e9 = (t*rpm) mod 60e9
-			x := new(big.Int).Mul(big.NewInt(tt), big.NewInt(rpm))
-			x.Mod(x, big.NewInt(unitsPerRev))
-			if got := angleAt(sim.Time(tt), rpm); got != x.Int64() {
-				t.Errorf("rpm %d t %d: angle %d, want %d", rpm, tt, got, x.Int64())
+		for _, phase := range []int64{0, 1, unitsPerRev / 3, unitsPerRev - 1} {
+			if a := angleAt(sim.Time(unitsPerRev), rpm, phase); a != phase {
+				t.Errorf("rpm %d phase %d: angle after 60 s = %d, want the phase", rpm, phase, a)
+			}
+			for _, tt := range []int64{1, 8333333, 123456789012, 864000 * 1e9 * 3, 1<<62 + 12345} {
+				// exact: (t*rpm + phase) mod 60e9
+				x := new(big.Int).Mul(big.NewInt(tt), big.NewInt(rpm))
+				x.Add(x, big.NewInt(phase))
+				x.Mod(x, big.NewInt(unitsPerRev))
+				if got := angleAt(sim.Time(tt), rpm, phase); got != x.Int64() {
+					t.Errorf("rpm %d phase %d t %d: angle %d, want %d", rpm, phase, tt, got, x.Int64())
+				}
 			}
 		}
 	}

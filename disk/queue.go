@@ -206,7 +206,7 @@ func (d *Drive) pickCLOOK(n int) int {
 func (d *Drive) pickSATF(now sim.Time, n int) int {
 	// Queued commands were decoded on arrival (see start), so
 	// positioning can begin now.
-	a0 := angleAt(now, d.rpm)
+	a0 := d.angle(now)
 	best := -1
 	var bc int64 = 1 << 62
 	for j := 0; j < n; j++ {

@@ -16,9 +16,24 @@ const unitsPerRev int64 = 60_000_000_000
 // one ended does not lose a revolution.
 const lateTolerance = 2
 
-// angleAt returns the platter's angle at time t.
-func angleAt(t sim.Time, rpm int64) int64 {
-	return int64(t) % unitsPerRev * rpm % unitsPerRev
+// angleAt returns the angle at time t of a platter turning at rpm that
+// was at angle phase (0 <= phase < unitsPerRev) at t = 0.
+func angleAt(t sim.Time, rpm, phase int64) int64 {
+	return (int64(t)%unitsPerRev*rpm + phase) % unitsPerRev
+}
+
+// angle returns the drive's platter angle at time t.
+func (d *Drive) angle(t sim.Time) int64 { return angleAt(t, d.rpm, d.phase) }
+
+// spindlePhase returns the platter's angle at t = 0 for a drive named
+// name: 0 when its spindle is synchronized, otherwise drawn from the
+// engine's stream "<name>/spindle", as DiskSim gives every drive outside
+// a syncset a random initial rotational offset.
+func spindlePhase(eng *sim.Engine, name string, synced bool) int64 {
+	if synced {
+		return 0
+	}
+	return eng.Rand(name + "/spindle").Int64N(unitsPerRev)
 }
 
 // xferNs returns the nanoseconds k sectors of zone z take to pass under

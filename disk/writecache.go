@@ -67,7 +67,7 @@ func (d *Drive) background(now sim.Time) {
 
 // startDestage writes the dirty extent with the shortest access time.
 func (d *Drive) startDestage(now sim.Time) {
-	a0 := angleAt(now, d.rpm)
+	a0 := d.angle(now)
 	best, bc := 0, int64(1<<62)
 	for i := range d.dirty.ext {
 		e := &d.dirty.ext[i]

@@ -145,6 +145,9 @@ func applyDriveOverrides(p *problems, d *Drive, params *disk.Params) {
 	if d.WriteCache != nil {
 		params.WriteCache = *d.WriteCache
 	}
+	if d.SpindleSync {
+		params.SpindleSync = true
+	}
 	if d.Scheduler != "" {
 		s, err := disk.ParseScheduler(d.Scheduler)
 		if err != nil {

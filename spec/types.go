@@ -77,6 +77,11 @@ type Drive struct {
 	// WriteCacheBytes is the buffer share that holds cached writes, in
 	// bytes (default three quarters of the buffer).
 	WriteCacheBytes Size `yaml:"write_cache_bytes,omitempty" json:"write_cache_bytes,omitempty" default:"(3/4 of the buffer)"`
+	// SpindleSync synchronizes the drives' spindles: every drive's platter
+	// is at angle 0 at the start, so an array's members turn in lockstep,
+	// as arrays wired for spindle synchronization do. Off (the default),
+	// each drive starts at its own angle, drawn from the run's seed.
+	SpindleSync bool `yaml:"spindle_sync,omitempty" json:"spindle_sync,omitempty"`
 	// Scheduler is the queue scheduler: satf, fcfs, sstf or clook.
 	Scheduler string `yaml:"scheduler,omitempty" json:"scheduler,omitempty" default:"(the model's, satf for presets)"`
 	// QueueDepth is the drive's tagged queue depth, 1..32 (default 32).

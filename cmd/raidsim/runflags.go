@@ -147,6 +147,8 @@ var runFlags = []*runFlag{
 		usage: "drive preset: " + strings.Join(disk.PresetNames(), ", ")},
 	{name: "write-cache", group: groupDrive, metavar: "on|off", path: "stack.drive.write_cache", example: "off",
 		usage: "the drive's write cache (on as drives ship)"},
+	{name: "spindle-sync", group: groupDrive, path: "stack.drive.spindle_sync", example: "true",
+		usage: "synchronize the drives' spindles: every platter at angle 0 at the start (default: each at its own angle)"},
 	{name: "scheduler", group: groupDrive, metavar: "NAME", path: "stack.drive.scheduler", example: "fcfs",
 		usage: "the drive's queue scheduler: satf, fcfs, sstf or clook"},
 	{name: "ncq", group: groupDrive, metavar: "N", path: "stack.drive.queue_depth", example: "8",
