@@ -162,6 +162,7 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 		busy:   newExtentTree(cfg.Block, fl),
 		clean:  newExtentTree(cfg.Block, fl),
 	}
+	c.dirty.longAt = c.stripe
 	c.age.i = 1
 	c.childDone = c.onChildDone
 	c.hComplete, c.hAck, c.hTick, c.hIdle, c.hReject = completeHandler{c}, ackHandler{c}, tickHandler{c}, idleHandler{c}, rejectHandler{c}

@@ -75,6 +75,7 @@ type pickState struct {
 	oldest    uint64 // only extents of this epoch or older, if a flush waits
 	wowSkip   bool   // WOW: skip (and clear) extents with the recency bit
 	partials  int    // acceptable partial-stripe candidates seen
+	settled   bool   // the choice is made: no later candidate can beat fb
 	found     *extent
 	a, b      int64
 	fb        *extent // first partial-stripe candidate
@@ -106,6 +107,12 @@ func (c *Cache) pick() (*extent, int64, int64) {
 		if pass == 1 {
 			k.wowSkip, k.partials = false, 0
 		}
+		if !k.partialOK && !k.wowSkip && c.dirty.long == 0 {
+			// No dirty extent is long enough for a full stripe and a
+			// partial one may not go: the scan would find nothing, and
+			// without WOW's recency bits to clear it changes nothing.
+			continue
+		}
 		if aged && k.oldest == math.MaxUint64 && pass == 0 {
 			// Interval: the data older than Interval, oldest first.
 			limit := c.eng.Now().Add(-c.cfg.Interval)
@@ -129,7 +136,7 @@ func (c *Cache) pick() (*extent, int64, int64) {
 			}
 			c.dirty.probe.off = start
 			c.dirty.t.AscendGreaterOrEqual(&c.dirty.probe, c.visit)
-			if k.found == nil && start > 0 && k.partials < scanWindow {
+			if k.found == nil && !k.settled && start > 0 && k.partials < scanWindow {
 				c.dirty.probe.off = start
 				c.dirty.t.AscendLessThan(&c.dirty.probe, c.visit)
 			}
@@ -169,6 +176,13 @@ func (c *Cache) consider(e *extent) bool {
 	growing := e == c.lrw.tail && c.outstanding > 0 && !k.sweeping
 	if k.partialOK && k.fb == nil && !growing {
 		k.fb, k.fa, k.fbEnd = e, a, b
+		if c.dirty.long == 0 && !k.wowSkip {
+			// No later candidate can be a full stripe: the first
+			// partial one is the choice, and stopping here skips only
+			// candidates whose consideration changes nothing.
+			k.settled = true
+			return true
+		}
 	}
 	k.partials++
 	return k.partials >= scanWindow

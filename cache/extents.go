@@ -64,6 +64,11 @@ type extentTree struct {
 	block  int64
 	bytes  int64 // sum of lengths
 	charge int64 // sum of whole blocks touched, in bytes
+	// longAt, when positive, makes the tree count in long its extents
+	// of longAt bytes or more: the dirty tree counts those that could
+	// hold a full stripe, so a destage choice knows when none can.
+	longAt int64
+	long   int
 
 	probe   extent
 	found   *extent
@@ -102,12 +107,22 @@ func (t *extentTree) insert(e *extent) {
 	t.t.ReplaceOrInsert(e)
 	t.bytes += e.end - e.off
 	t.charge += t.chargeOf(e.off, e.end)
+	t.long += t.isLong(e.off, e.end)
 }
 
 func (t *extentTree) remove(e *extent) {
 	t.t.Delete(e)
 	t.bytes -= e.end - e.off
 	t.charge -= t.chargeOf(e.off, e.end)
+	t.long -= t.isLong(e.off, e.end)
+}
+
+// isLong returns 1 if [off, end) counts in long, else 0.
+func (t *extentTree) isLong(off, end int64) int {
+	if t.longAt > 0 && end-off >= t.longAt {
+		return 1
+	}
+	return 0
 }
 
 // setRange moves e (in the tree) to [off, end); the caller keeps e.data
@@ -115,6 +130,7 @@ func (t *extentTree) remove(e *extent) {
 func (t *extentTree) setRange(e *extent, off, end int64) {
 	t.bytes += (end - off) - (e.end - e.off)
 	t.charge += t.chargeOf(off, end) - t.chargeOf(e.off, e.end)
+	t.long += t.isLong(off, end) - t.isLong(e.off, e.end)
 	if off != e.off {
 		t.t.Delete(e)
 		e.off, e.end = off, end
