@@ -59,6 +59,10 @@ type Cache struct {
 	extFree   freeList[extent]
 	merge     []*extent // scratch
 	pk        pickState
+	// exhaustive makes pick consider every candidate its window allows,
+	// without the shortcuts that skip what cannot change its choice
+	// (tests compare the two).
+	exhaustive bool
 	visit     func(*extent) bool
 
 	childDone func(*sim.Request)

@@ -107,7 +107,7 @@ func (c *Cache) pick() (*extent, int64, int64) {
 		if pass == 1 {
 			k.wowSkip, k.partials = false, 0
 		}
-		if !k.partialOK && !k.wowSkip && c.dirty.long == 0 {
+		if !k.partialOK && !k.wowSkip && c.dirty.long == 0 && !c.exhaustive {
 			// No dirty extent is long enough for a full stripe and a
 			// partial one may not go: the scan would find nothing, and
 			// without WOW's recency bits to clear it changes nothing.
@@ -176,7 +176,7 @@ func (c *Cache) consider(e *extent) bool {
 	growing := e == c.lrw.tail && c.outstanding > 0 && !k.sweeping
 	if k.partialOK && k.fb == nil && !growing {
 		k.fb, k.fa, k.fbEnd = e, a, b
-		if c.dirty.long == 0 && !k.wowSkip {
+		if c.dirty.long == 0 && !k.wowSkip && !c.exhaustive {
 			// No later candidate can be a full stripe: the first
 			// partial one is the choice, and stopping here skips only
 			// candidates whose consideration changes nothing.

@@ -5,6 +5,10 @@ import (
 	"math"
 )
 
+// SetExhaustivePick turns off the destage choice's shortcuts, for tests
+// that check they change no choice.
+func SetExhaustivePick(c *Cache, on bool) { c.exhaustive = on }
+
 // CheckInvariants reports the first broken internal invariant, for the
 // property test: trees sorted and disjoint with correct totals, lists
 // holding exactly their tree's extents (the age list in birth order),
@@ -55,6 +59,9 @@ func checkTree(name string, t *extentTree, lists ...*list) error {
 	})
 	if err != nil {
 		return err
+	}
+	if long := countLong(t); long != t.long {
+		return fmt.Errorf("%s: counts %d extents of %d bytes or more, holds %d", name, t.long, t.longAt, long)
 	}
 	if bytes != t.bytes || charge != t.charge {
 		return fmt.Errorf("%s: totals %d bytes %d charge, extents sum to %d and %d", name, t.bytes, t.charge, bytes, charge)
@@ -164,4 +171,17 @@ func (c *Cache) checkWrites() error {
 			absorbed, dirty, c.st.CoalescedWrites, c.droppedWrites, sum)
 	}
 	return nil
+}
+
+// countLong counts t's extents of t.longAt bytes or more (none when
+// longAt is zero).
+func countLong(t *extentTree) int {
+	n := 0
+	t.t.Ascend(func(e *extent) bool {
+		if t.longAt > 0 && e.end-e.off >= t.longAt {
+			n++
+		}
+		return true
+	})
+	return n
 }

@@ -415,3 +415,28 @@ func TestProperty(t *testing.T) {
 	t.Logf("checked %d of %d reads (%d hits, %d partial); %d destages (%d full-stripe), %d write-arounds, %d stalls, %d bytes overwritten, %d evictions, %d read-ahead bytes, %d crashes losing %d bytes",
 		checkedReads, x.Reads, x.ReadHits, x.ReadPartialHits, x.Destages, x.FullStripeDestages, x.WriteArounds, x.Stalls, x.OverwrittenBytes, x.Evictions, x.ReadAheadBytes, x.Crashes, x.LostBytes)
 }
+
+// TestPickShortcutsChangeNothing runs the property test's random runs
+// twice, with the destage choice's shortcuts and with every candidate
+// considered, and requires the same counts and the same end time: the
+// shortcuts only skip work whose outcome is known.
+func TestPickShortcutsChangeNothing(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		var got [2]cache.Stats
+		var end [2]sim.Time
+		for i, exhaustive := range []bool{false, true} {
+			p := newPropRun(t, seed)
+			cache.SetExhaustivePick(p.c, exhaustive)
+			p.drive(200+p.rng.IntN(600), 1+p.rng.IntN(16), -1)
+			p.eng.Run()
+			require.Empty(t, p.failures, p.report())
+			got[i], end[i] = p.c.Stats(), p.eng.Now()
+		}
+		require.Equal(t, got[1], got[0], "seed %d: stats with and without the shortcuts", seed)
+		require.Equal(t, end[1], end[0], "seed %d: end time with and without the shortcuts", seed)
+	}
+}
