@@ -77,8 +77,8 @@ func lastValue(flags []given, name string) (string, bool) {
 }
 
 // base returns the experiment the flags start from: the --config file,
-// else the base experiment (traceBase with --trace).
-func base(flags []given) (spec.Experiment, error) {
+// else traceBase with --trace, else synth's experiment.
+func base(flags []given, synth func() spec.Experiment) (spec.Experiment, error) {
 	n := 0
 	for _, g := range flags {
 		if g.f.name == "config" {
@@ -98,7 +98,7 @@ func base(flags []given) (spec.Experiment, error) {
 	if _, ok := lastValue(flags, "trace"); ok {
 		return traceBase(), nil
 	}
-	return baseExperiment(), nil
+	return synth(), nil
 }
 
 // applied is one field a flag set, to name the flag in errors.
@@ -150,8 +150,12 @@ type built struct {
 // order. The experiment is not validated; a problem with a flag (a
 // value Set refuses, a flag whose section is missing) comes back as a
 // usageError together with what Validate finds elsewhere.
-func experimentOf(flags []given) (*built, error) {
-	x, err := base(flags)
+func experimentOf(flags []given) (*built, error) { return experimentFrom(flags, baseExperiment) }
+
+// experimentFrom is experimentOf with synth's experiment as the base
+// when there is neither --config nor --trace.
+func experimentFrom(flags []given, synth func() spec.Experiment) (*built, error) {
+	x, err := base(flags, synth)
 	if err != nil {
 		return nil, err
 	}

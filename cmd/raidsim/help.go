@@ -18,8 +18,11 @@ const helpWidth = 100
 // writeGroups lists the flags of table under their group headings, each
 // with its usage, then the key path it sets and the value it has when
 // not given: the base experiment's, else the field's default.
-func writeGroups(w io.Writer, table []*runFlag) {
-	baseTree := treeOf(baseExperiment())
+func writeGroups(w io.Writer, table []*runFlag) { writeGroupsOn(w, table, baseExperiment()) }
+
+// writeGroupsOn is writeGroups naming x's values as the base.
+func writeGroupsOn(w io.Writer, table []*runFlag, x spec.Experiment) {
+	baseTree := treeOf(x)
 	col := 0
 	for _, f := range table {
 		col = max(col, len(f.synopsis()))

@@ -9,6 +9,7 @@
 //	raidsim convert IN OUT  rewrite a trace in another format
 //	raidsim validate        score a DiskSim drive model against a measured trace
 //	raidsim sweep           run a grid of what-ifs in parallel
+//	raidsim bench [flags]   time an experiment (default: the stack benchmark): requests/s, allocs, peak RSS
 //	raidsim help            show this help
 //
 // Flags are GNU-style (--name value or --name=value) and every command
@@ -39,6 +40,7 @@ Usage:
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
   raidsim sweep            run a grid of what-ifs in parallel: --config FILE [--workers N] [--shard I/N] [--csv|--json] [--plot FILE.svg]
+  raidsim bench [flags]    time an experiment (default: the stack benchmark): requests/s, ns and allocs per request, peak RSS
   raidsim help             show this help
 
 Every command lists its flags with --help (raidsim run --help).
@@ -53,6 +55,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"convert":  runConvert,
 	"validate": runValidate,
 	"sweep":    runSweep,
+	"bench":    runBench,
 }
 
 // run is main without the process: it returns the exit status.
