@@ -23,6 +23,7 @@ var allowedImports = map[string][]string{
 	"disk":    {"sim", "internal/counters"},
 	"raid":    {"sim"},
 	"cache":   {"sim", "github.com/google/btree"},
+	"host":    {"sim", "cache"},
 	"trace":   {"sim", "gonum.org/v1/gonum"},
 	"metrics": {"sim", "gonum.org/v1/gonum"},
 	"simtest": {"sim"},

@@ -245,6 +245,12 @@ type Config struct {
 	// data (default 1 s, dm-writecache's autocommit time); the age of
 	// an extent is that of its oldest byte.
 	Interval time.Duration
+	// Wakeup, when positive, makes the Interval policy look for aged
+	// data only at multiples of Wakeup from time zero, as Linux's
+	// flusher wakes every dirty_writeback_centisecs: data turns due
+	// between Interval and Interval+Wakeup after it was written. Zero
+	// wakes exactly when data turns Interval old.
+	Wakeup time.Duration
 	// Idle is the quiet period after which the Idle policy destages
 	// (default 100ms).
 	Idle time.Duration
@@ -404,6 +410,9 @@ func (c Config) validateDestage(p *problems) {
 	}
 	if c.Idle <= 0 {
 		p.add("Idle must be positive, got %v", c.Idle)
+	}
+	if c.Wakeup < 0 {
+		p.add("Wakeup must not be negative, got %v", c.Wakeup)
 	}
 	if c.Order >= numOrders {
 		p.add("Order %d is unknown", uint8(c.Order))

@@ -20,7 +20,17 @@ func (c *Cache) pressing() bool {
 // aged reports that the Interval policy holds dirty data written
 // Interval or longer ago.
 func (c *Cache) aged() bool {
-	return c.cfg.Policy == Interval && c.age.head != nil && c.eng.Now().Sub(c.age.head.born) >= c.cfg.Interval
+	return c.cfg.Policy == Interval && c.age.head != nil && c.eng.Now() >= c.due(c.age.head.born)
+}
+
+// due returns when data written at born turns due for the Interval
+// policy: Interval later, at the next Wakeup when one is set.
+func (c *Cache) due(born sim.Time) sim.Time {
+	at := born.Add(c.cfg.Interval)
+	if w := int64(c.cfg.Wakeup); w > 0 && int64(at)%w != 0 {
+		at = sim.Time((int64(at)/w + 1) * w)
+	}
+	return at
 }
 
 // target returns how many destages the policy wants in flight now.
@@ -280,7 +290,7 @@ func (c *Cache) armTimers() {
 	case Interval:
 		// Wake when the oldest dirty byte turns Interval old; once it
 		// has, destage completions keep the sweep going.
-		if at := c.age.head.born.Add(c.cfg.Interval); !c.tickPending && at > c.eng.Now() {
+		if at := c.due(c.age.head.born); !c.tickPending && at > c.eng.Now() {
 			c.tickPending = true
 			c.eng.Schedule(at, &c.hTick, nil)
 		}
