@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec":              {"sim", "disk", "raid", "cache", "trace", "go.yaml.in/yaml/v3"},
+	"spec":              {"sim", "disk", "raid", "cache", "host", "trace", "go.yaml.in/yaml/v3"},
 	"disk/disksim":      {"sim", "disk"},
 	"internal/counters": {},
 }

@@ -37,6 +37,21 @@ func BenchmarkRun(b *testing.B) {
 	}
 }
 
+// BenchmarkRunHost is BenchmarkRun's satf/qd=32 point with the host
+// layer on (nas-1gb: CPU costs, a 896 MiB page cache, the gigabit link).
+func BenchmarkRunHost(b *testing.B) {
+	const ios = 200000
+	x := experiment("deskstar-7k500", spec.Job{RW: "randread", BS: 4096, IODepth: 32, IOs: ios})
+	x.Stack.Host.Preset = "nas-1gb"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := raidsim.Run(x); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(ios)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+}
+
 // BenchmarkReplay10M replays a generated 10-million-record trace file
 // (raidsim CSV, 4 KiB random reads and writes) through a deskstar-7k500
 // in closed loop at depth 32 and reports records/s and the memory the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/trace"
@@ -39,6 +40,9 @@ type Report struct {
 	RAID *RAIDReport `json:"raid,omitempty"`
 	// Cache reports the volume cache, when the stack has one.
 	Cache *CacheReport `json:"cache,omitempty"`
+	// Host reports the host layer over the whole run, when the stack
+	// has one (stack.host.preset).
+	Host *HostReport `json:"host,omitempty"`
 	// PowerLoss is what a power failure at spec.Experiment.PowerLossAt
 	// would have lost (nil when not asked for).
 	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
@@ -74,6 +78,9 @@ type PhaseReport struct {
 	// HostFlushesDropped counts Flush requests the host discarded instead
 	// of sending them (stack.host.flushes: false).
 	HostFlushesDropped int64 `json:"host_flushes_dropped,omitempty"`
+	// Host is the host layer's share of the phase (CPU utilization, page
+	// cache, network), when the stack has one.
+	Host *host.Summary `json:"host,omitempty"`
 }
 
 // addStack adds the stack's statistics at the end of the run.
@@ -86,6 +93,9 @@ func (r *Report) addStack(s *Stack) {
 	}
 	if s.Cache != nil {
 		r.Cache = cacheReport(s.Cache)
+	}
+	if s.Host != nil {
+		r.Host = hostReport(s.Host, r.Total.Host)
 	}
 }
 

@@ -35,6 +35,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	tw.table(r.raidTable())
 	tw.table(r.cacheTable())
+	tw.table(r.hostTable())
 	tw.table(r.drivesTable())
 	tw.table(r.powerLossTable())
 	return tw.err

@@ -131,6 +131,7 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 	}
 	pr := &phaseRun{r: r, ramp: ph.RampIOs}
 	rep := &PhaseReport{Name: ph.Name}
+	hostFrom := r.hostStats()
 	var res trace.ReplayResult
 	var err error
 	if ph.Trace != nil {
@@ -147,6 +148,7 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 		elapsed = res.LastCompletion.Sub(pr.rampEnd)
 	}
 	rep.Summary = pr.rec.Summarize(elapsed)
+	rep.Host = r.hostSummary(hostFrom)
 	rep.Latency = &pr.rec
 	rep.FailedRequests, rep.HostFlushesDropped = pr.failed, pr.dropped
 	if pr.failed > 0 {
@@ -197,7 +199,8 @@ func (r *runner) runSynthetic(ph *spec.PhasePlan, pr *phaseRun, rep *PhaseReport
 
 // totalReport sums the phases into the whole run's report.
 func (r *runner) totalReport(phases []PhaseReport) PhaseReport {
-	tot := PhaseReport{Name: "total", Summary: r.total.Summarize(r.last.Sub(r.first)), Latency: &r.total}
+	tot := PhaseReport{Name: "total", Summary: r.total.Summarize(r.last.Sub(r.first)), Latency: &r.total,
+		Host: r.hostSummary(nil)}
 	for _, ph := range phases {
 		tot.HostFlushesDropped += ph.HostFlushesDropped
 		if ph.FailedRequests > 0 && tot.FailedRequests == 0 {

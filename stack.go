@@ -6,6 +6,7 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
@@ -23,6 +24,8 @@ type Stack struct {
 	Array *raid.Array
 	// Cache is the volume cache, or nil.
 	Cache *cache.Cache
+	// Host is the host layer in front of everything (then Top), or nil.
+	Host *host.Host
 }
 
 // NewStack checks the stack description st and builds its devices on
@@ -43,6 +46,13 @@ func NewStack(eng *sim.Engine, st spec.Stack, prefix string, obs *sim.Observer) 
 // then the array and the cache over them.
 func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*Stack, error) {
 	s := &Stack{Drives: make([]*disk.Drive, pl.Disks)}
+	if pl.Host != nil {
+		h, err := host.New(eng, *pl.Host, prefix+"host", obs)
+		if err != nil {
+			return nil, err
+		}
+		s.Host = h
+	}
 	members := make([]sim.Device, pl.Disks)
 	for i := range pl.Disks {
 		d, err := pl.Drive.NewDrive(eng, fmt.Sprintf("%sdisk%d", prefix, i), obs)
@@ -50,8 +60,11 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 			return nil, err
 		}
 		s.Drives[i], members[i] = d, d
+		if s.Host != nil {
+			members[i] = s.Host.Driver(d, d.Name())
+		}
 	}
-	s.Top = s.Drives[0]
+	s.Top = members[0]
 	if pl.RAID != nil {
 		a, err := raid.New(eng, *pl.RAID, members, prefix+"array", obs)
 		if err != nil {
@@ -74,6 +87,12 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 			return nil, err
 		}
 		s.Cache, s.Top = c, c
+	}
+	if s.Host != nil {
+		if err := s.Host.Attach(s.Top, pl.HostStorage); err != nil {
+			return nil, err
+		}
+		s.Top = s.Host
 	}
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -59,6 +60,10 @@ type Plan struct {
 	Cache *cache.Config
 	// DropFlushes discards Flush requests at the host.
 	DropFlushes bool
+	// Host is the host model (defaults filled, checked), or nil for no
+	// host layer; HostStorage describes the stack to it.
+	Host        *host.Params
+	HostStorage host.Storage
 	// PowerLossAt, when positive, asks for a power-loss snapshot that
 	// long after the start.
 	PowerLossAt time.Duration

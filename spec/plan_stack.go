@@ -38,6 +38,7 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 		pl.Cache = planCache(p, st.Cache, pl, ss)
 	}
 	pl.DropFlushes = st.Host.Flushes != nil && !*st.Host.Flushes
+	planHost(p, &st.Host, pl)
 	return ok
 }
 

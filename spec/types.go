@@ -212,11 +212,39 @@ type Cache struct {
 	NVIgnoresFlush bool `yaml:"nv_ignores_flush,omitempty" json:"nv_ignores_flush,omitempty"`
 }
 
-// Host is what the host does with requests.
+// Host is what the host does with requests: with a Preset, a modelled
+// host (package host: CPU cost, page cache, network link) with the
+// overrides below; without one (or "none"), requests go straight to the
+// stack.
 type Host struct {
 	// Flushes, when false, drops Flush requests at the host (an OS with
 	// write-cache buffer flushing turned off); default true.
 	Flushes *bool `yaml:"flushes,omitempty" json:"flushes,omitempty"`
+	// Preset is the host model: desktop-ich8r, desktop-jmicron, nas-1gb,
+	// server, or none (the default: no host layer).
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty" default:"none"`
+	// Cores overrides the preset's CPU cores, 1..1024.
+	Cores int `yaml:"cores,omitempty" json:"cores,omitempty" default:"(the preset's)"`
+	// RAM overrides the preset's memory in bytes.
+	RAM Size `yaml:"ram,omitempty" json:"ram,omitempty" default:"(the preset's)"`
+	// PageCache is the page cache's size ("512MiB") or "off"; default
+	// the RAM the preset leaves to it.
+	PageCache string `yaml:"page_cache,omitempty" json:"page_cache,omitempty" default:"(RAM less the preset's reserve)"`
+	// Direct bypasses the page cache for every request (O_DIRECT).
+	Direct bool `yaml:"direct,omitempty" json:"direct,omitempty"`
+	// DirtyRatio and DirtyBackgroundRatio are Linux's vm.dirty_ratio and
+	// vm.dirty_background_ratio as fractions (defaults 0.2 and 0.1).
+	DirtyRatio           float64 `yaml:"dirty_ratio,omitempty" json:"dirty_ratio,omitempty" default:"0.2"`
+	DirtyBackgroundRatio float64 `yaml:"dirty_background_ratio,omitempty" json:"dirty_background_ratio,omitempty" default:"0.1"`
+	// DirtyExpire and WritebackInterval are vm.dirty_expire_centisecs and
+	// vm.dirty_writeback_centisecs as durations (defaults 30s and 5s).
+	DirtyExpire       Duration `yaml:"dirty_expire,omitempty" json:"dirty_expire,omitempty" default:"30s"`
+	WritebackInterval Duration `yaml:"writeback_interval,omitempty" json:"writeback_interval,omitempty" default:"5s"`
+	// ReadAhead is the file read-ahead window in bytes (default 128KiB).
+	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty" default:"128KiB"`
+	// Network is the link from the benchmark client: none, gigabit or
+	// 10gbe (default the preset's: gigabit for nas-1gb, none otherwise).
+	Network string `yaml:"network,omitempty" json:"network,omitempty" default:"(the preset's)"`
 }
 
 // Phase is one phase of an experiment: its own job (a synthetic

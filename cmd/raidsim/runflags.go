@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -42,13 +43,14 @@ const (
 	cacheSec          // stack.cache, from --cache
 	traceSec          // phases[0].trace, from --trace
 	synthetic         // phases[0] without a trace: a synthetic job
+	hostSec           // stack.host.preset, from --host
 )
 
 // sectionPath is the key path of each section, and sectionFlag the flag
 // that creates it.
 var (
-	sectionPath = map[section]string{raidSec: "stack.raid", cacheSec: "stack.cache", traceSec: "phases[0].trace"}
-	sectionFlag = map[section]string{raidSec: "--raid", cacheSec: "--cache", traceSec: "--trace"}
+	sectionPath = map[section]string{raidSec: "stack.raid", cacheSec: "stack.cache", traceSec: "phases[0].trace", hostSec: "stack.host.preset"}
+	sectionFlag = map[section]string{raidSec: "--raid", cacheSec: "--cache", traceSec: "--trace", hostSec: "--host"}
 )
 
 // present reports whether x has the section.
@@ -62,6 +64,8 @@ func (s section) present(x *spec.Experiment) bool {
 		return len(x.Phases) > 0 && x.Phases[0].Trace != nil
 	case synthetic:
 		return len(x.Phases) == 0 || x.Phases[0].Trace == nil
+	case hostSec:
+		return x.Stack.Host.Preset != "" && !strings.EqualFold(x.Stack.Host.Preset, "none")
 	}
 	return true
 }
@@ -103,6 +107,7 @@ const (
 	groupDrive      = "Drive (every drive of the stack)"
 	groupRAID       = "RAID"
 	groupCache      = "Volume cache"
+	groupHost       = "Host (CPU cost, page cache, network)"
 	groupTrace      = "Trace replay"
 	groupOutput     = "Output"
 )
@@ -187,6 +192,13 @@ var runFlags = []*runFlag{
 		usage: "the cache is non-volatile (battery- or flash-backed): a power failure loses none of it"},
 	{name: "cache-align", group: groupCache, metavar: "stripe|none", path: "stack.cache.align", needs: cacheSec, example: "none",
 		usage: "shape destages to full stripes"},
+
+	{name: "host", group: groupHost, metavar: "PRESET|none", path: "stack.host.preset", example: "nas-1gb",
+		usage: "put a host in front of the stack: " + strings.Join(host.Presets(), ", ") + ", or none (default)"},
+	{name: "page-cache", group: groupHost, metavar: "SIZE|off", path: "stack.host.page_cache", needs: hostSec, example: "256MiB",
+		usage: "the host's page cache size, or off (default: the RAM the host leaves to it)"},
+	{name: "direct", group: groupHost, path: "stack.host.direct", needs: hostSec, example: "true",
+		usage: "O_DIRECT: every request bypasses the host's page cache"},
 
 	{name: "trace", group: groupTrace, metavar: "FILE", path: "phases[0].trace.path", example: "t.csv",
 		usage: "replay this trace file instead of a synthetic job (.gz and .bz2 are read as they are)"},

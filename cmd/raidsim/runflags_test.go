@@ -135,6 +135,8 @@ func baseFor(t *testing.T, f *runFlag) spec.Experiment {
 		require.NoError(t, spec.Set(&x, "stack.raid.level", "5"))
 	case f.needs == cacheSec:
 		require.NoError(t, spec.Set(&x, "stack.cache.size", "64MiB"))
+	case f.needs == hostSec:
+		require.NoError(t, spec.Set(&x, "stack.host.preset", "nas-1gb"))
 	case f.needs == traceSec || spec.Under(f.path, "phases[0].trace"):
 		x = traceBase()
 		require.NoError(t, spec.Set(&x, "phases[0].trace.path", "t.csv"))

@@ -1,0 +1,96 @@
+package raidsim
+
+import (
+	"fmt"
+
+	"github.com/raidsim/raidsim/host"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// HostReport is the host layer's share of the whole run: its model and
+// host.Summary's figures over the run (cpu_utilization_pct,
+// cpu_seconds by kind, page_cache_hit_ratio, dirty_peak_bytes,
+// throttle_seconds, network_utilization_pct, ...). Each phase's own
+// figures are in PhaseReport.Host.
+type HostReport struct {
+	// Preset is the host model's name.
+	Preset string `json:"preset"`
+	// PageCacheBytes is the page cache's size (0: none, or O_DIRECT).
+	PageCacheBytes int64 `json:"page_cache_bytes"`
+	// Direct reports O_DIRECT: every request bypassed the page cache.
+	Direct bool `json:"direct"`
+	// NetworkBytesPerSecond is the link's payload rate (0: no link).
+	NetworkBytesPerSecond int64 `json:"network_bytes_per_second"`
+	host.Summary
+}
+
+// hostReport describes h with the run's summary.
+func hostReport(h *host.Host, total *host.Summary) *HostReport {
+	p := h.Params()
+	r := &HostReport{Preset: p.Name, PageCacheBytes: p.PageCacheSize(), Direct: p.Direct}
+	if p.Network != nil {
+		r.NetworkBytesPerSecond = p.Network.Rate
+	}
+	if total != nil {
+		r.Summary = *total
+	}
+	return r
+}
+
+// hostStats snapshots the host layer, if any.
+func (r *runner) hostStats() *host.Stats {
+	if r.stack.Host == nil {
+		return nil
+	}
+	st := r.stack.Host.Stats()
+	return &st
+}
+
+// hostSummary summarizes the host layer from a snapshot (nil: from the
+// start of the run) to now, or returns nil without a host layer.
+func (r *runner) hostSummary(from *host.Stats) *host.Summary {
+	if r.stack.Host == nil {
+		return nil
+	}
+	var f host.Stats
+	if from != nil {
+		f = *from
+	}
+	s := host.Summarize(f, r.stack.Host.Stats())
+	return &s
+}
+
+// hostTable is one row per phase (and the total) of the host's CPU,
+// page cache and network figures.
+func (r *Report) hostTable() *metrics.Table {
+	h := r.Host
+	if h == nil {
+		return nil
+	}
+	pc := "no page cache"
+	if h.PageCacheBytes > 0 {
+		pc = trace.FormatSize(h.PageCacheBytes) + " page cache"
+	} else if h.Direct {
+		pc = "O_DIRECT"
+	}
+	t := &metrics.Table{
+		Title: fmt.Sprintf("\nHost (%s, %d cores, %s)", h.Preset, h.Cores, pc),
+		Header: []string{"phase", "CPU %", "CPU s", "syscall", "copy", "network", "driver", "parity", "stripe cache",
+			"volume cache", "page cache hits", "dirty peak", "throttle s", "network %"},
+	}
+	row := func(name string, s *host.Summary) {
+		c := s.CPUSeconds
+		f := func(v float64) string { return metrics.FormatFixed(v, 3) }
+		t.AddRow(name, metrics.FormatFixed(s.CPUUtilizationPct, 2), f(c.Total), f(c.Syscall), f(c.Copy), f(c.Network),
+			f(c.Driver), f(c.Parity), f(c.StripeCache), f(c.VolumeCache), metrics.FormatFixed(s.PageCacheHitRatio, 3),
+			trace.FormatSize(s.DirtyPeakBytes), f(s.ThrottleSeconds), metrics.FormatFixed(s.NetworkUtilizationPct, 1))
+	}
+	for i := range r.Phases {
+		if s := r.Phases[i].Host; s != nil {
+			row(r.Phases[i].Name, s)
+		}
+	}
+	row("total", &h.Summary)
+	return t
+}

@@ -1,0 +1,129 @@
+package spec
+
+import (
+	"strings"
+	"time"
+
+	"github.com/raidsim/raidsim/host"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// planHost checks the host description and fills pl.Host (nil for no
+// host layer) and pl.HostStorage.
+func planHost(p *problems, h *Host, pl *Plan) {
+	const at = "stack.host."
+	name := strings.ToLower(strings.TrimSpace(h.Preset))
+	if name == "" || name == "none" {
+		for _, f := range []struct {
+			key string
+			set bool
+		}{{"cores", h.Cores != 0}, {"ram", h.RAM != 0}, {"page_cache", h.PageCache != ""}, {"direct", h.Direct},
+			{"dirty_ratio", h.DirtyRatio != 0}, {"dirty_background_ratio", h.DirtyBackgroundRatio != 0},
+			{"dirty_expire", h.DirtyExpire != 0}, {"writeback_interval", h.WritebackInterval != 0},
+			{"read_ahead", h.ReadAhead != 0}, {"network", h.Network != ""}} {
+			if f.set {
+				p.add(at+f.key, "needs a host model (stack.host.preset, e.g. nas-1gb)")
+			}
+		}
+		return
+	}
+	hp, err := host.Preset(name)
+	if err != nil {
+		p.add(at+"preset", "%q: want none, %s", h.Preset, strings.Join(host.Presets(), ", "))
+		return
+	}
+	overrideHost(p, h, &hp)
+	hp = hp.WithDefaults()
+	if !p.under("stack.host") {
+		if err := hp.Validate(); err != nil {
+			p.addErr("stack.host", err)
+		}
+	}
+	pl.Host = &hp
+	pl.HostStorage = host.Storage{VolumeCache: pl.Cache != nil}
+	if pl.RAID != nil && pl.RAID.Level == raid.RAID5 {
+		pl.HostStorage.Parity, pl.HostStorage.StripeUnit = 1, pl.RAID.StripeUnit
+		pl.HostStorage.DataMembers = pl.Disks - 1
+	}
+}
+
+// overrideHost applies the description's overrides to the preset hp.
+func overrideHost(p *problems, h *Host, hp *host.Params) {
+	const at = "stack.host."
+	if h.Cores != 0 {
+		checkRange(p, at+"cores", int64(h.Cores), 1, host.MaxCores)
+		hp.Cores = h.Cores
+	}
+	if h.RAM != 0 {
+		checkRange(p, at+"ram", int64(h.RAM), 1<<20, host.MaxRAM)
+		hp.RAM, hp.Reserve = int64(h.RAM), min(hp.Reserve, int64(h.RAM)/2)
+	}
+	switch v := strings.ToLower(strings.TrimSpace(h.PageCache)); v {
+	case "":
+	case "off", "none":
+		hp.PageCache.Off = true
+	default:
+		n, err := trace.ParseSize(v)
+		switch {
+		case err != nil:
+			p.add(at+"page_cache", "%q: want a size (512MiB) or off", h.PageCache)
+		case n < 16*host.PageSize || n > host.MaxRAM || n%host.PageSize != 0:
+			p.add(at+"page_cache", "%d bytes: want a multiple of 4KiB from 64KiB to 16TiB", n)
+		default:
+			hp.PageCache.Size = n
+		}
+	}
+	hp.Direct = hp.Direct || h.Direct
+	pc := &hp.PageCache
+	for _, f := range []struct {
+		key string
+		v   float64
+		dst *float64
+	}{{"dirty_ratio", h.DirtyRatio, &pc.DirtyRatio}, {"dirty_background_ratio", h.DirtyBackgroundRatio, &pc.DirtyBackgroundRatio}} {
+		if f.v < 0 || f.v > 1 {
+			p.add(at+f.key, "%g is outside 0..1", f.v)
+		} else if f.v != 0 {
+			*f.dst = f.v
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   Duration
+		dst *time.Duration
+	}{{"dirty_expire", h.DirtyExpire, &pc.DirtyExpire}, {"writeback_interval", h.WritebackInterval, &pc.WritebackInterval}} {
+		if f.v < 0 || time.Duration(f.v) > maxStartDelay {
+			p.add(at+f.key, "%v is outside 0..%v", time.Duration(f.v), maxStartDelay)
+		} else if f.v != 0 {
+			*f.dst = time.Duration(f.v)
+		}
+	}
+	if h.ReadAhead != 0 {
+		if h.ReadAhead < 0 || h.ReadAhead > 1<<30 || h.ReadAhead%host.PageSize != 0 {
+			p.add(at+"read_ahead", "%d bytes: want a multiple of 4KiB up to 1GiB", h.ReadAhead)
+		}
+		pc.ReadAhead = int64(h.ReadAhead)
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Network)) {
+	case "":
+	case "none":
+		hp.Network = nil
+	case "gigabit", "1gbe":
+		l := host.Gigabit()
+		hp.Network = withProtocolCost(l, hp.Network)
+	case "10gbe":
+		l := host.TenGigabit()
+		hp.Network = withProtocolCost(l, hp.Network)
+	default:
+		p.add(at+"network", "%q: want none, gigabit or 10gbe", h.Network)
+	}
+}
+
+// withProtocolCost returns l with the protocol CPU costs of the preset's
+// link, if it had one.
+func withProtocolCost(l host.Link, old *host.Link) *host.Link {
+	if old != nil {
+		l.CPUPerRequest, l.CPUPerKiB = old.CPUPerRequest, old.CPUPerKiB
+	}
+	return &l
+}
