@@ -27,6 +27,7 @@ var allowedImports = map[string][]string{
 	"trace":   {"sim", "gonum.org/v1/gonum"},
 	"metrics": {"sim", "gonum.org/v1/gonum"},
 	"simtest": {"sim"},
+	"lifelog": {"sim"},
 	"sweep":   {},
 	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it

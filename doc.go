@@ -28,8 +28,10 @@
 // that drives them itself (two stacks on one engine), and Program issues
 // a single-threaded program's requests one at a time.
 //
-// For teaching, a Timeline records each request's life phase by phase,
-// and spec.Experiment.PowerLossAt reports what a power failure at that
+// For teaching, a Timeline records each request's life phase by phase
+// with the member I/Os it caused, a PhaseSummary averages the phases
+// over a run, Explain tells the first requests' lives as trees (cache,
+// RAID plan, drive seek and rotation), all built on package lifelog; and spec.Experiment.PowerLossAt reports what a power failure at that
 // instant would lose in each layer: the volume cache's dirty data, each
 // drive's write cache, and the RAID updates in flight (the write hole).
 package raidsim

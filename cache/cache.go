@@ -250,6 +250,9 @@ func (c *Cache) submitChild(ch *child) {
 	if h := ch.h; h != nil {
 		h.pending++
 	}
+	if c.obs != nil {
+		c.observeChild(ch)
+	}
 	if err := c.below.Submit(&ch.Request); err != nil {
 		ch.Err = fmt.Errorf("cache %s: device below rejected %v: %w", c.name, &ch.Request, err)
 		ch.Completed = c.eng.Now()
@@ -428,7 +431,11 @@ func (c *Cache) onAck(now sim.Time, arg any) {
 	h.need = 0
 	c.staleMisses(r.Offset, r.End())
 	c.dropClean(r.Offset, r.End())
-	c.absorb(r.Offset, r.End(), r.Data, now)
+	if c.obs.WantsAbsorb() {
+		c.observeAbsorb(r, now)
+	} else {
+		c.absorb(r.Offset, r.End(), r.Data, now)
+	}
 	c.st.WritesAbsorbed++
 	c.obs.OnPhase(c.name, r, sim.PhaseCacheHit, now.Add(-c.hitTime(r.Length)), now)
 	c.noteDirty()

@@ -105,6 +105,9 @@ func (d *Drive) emitPhases(c *cmd) {
 	o, r, n := d.obs, c.r, d.name
 	o.OnPhase(n, r, sim.PhaseQueue, c.tQueue, c.tStart)
 	o.OnPhase(n, r, sim.PhaseOverhead, c.tStart, c.tOver)
+	if c.kind == kReadMedia || c.kind == kWriteMedia {
+		d.emitPosition(c)
+	}
 	switch c.kind {
 	case kReadMedia:
 		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)

@@ -469,6 +469,7 @@ func (a *Array) issue(o *op, so *stripeOp, m int, kind sim.Op, off, n int64, dat
 	} else {
 		o.pending++
 	}
+	a.obs.OnChild(a.name, o.r, q, m, now)
 	if err := ms.dev.Submit(q); err != nil {
 		ms.outstanding--
 		if ms.outstanding == 0 {

@@ -128,6 +128,7 @@ func (a *Array) writeStripe(o *op, s int64) {
 		a.putSO(so)
 		return
 	}
+	a.notePlan(r, p)
 	switch p.Method {
 	case PlanLost:
 		o.fail(a.lost(o, s))

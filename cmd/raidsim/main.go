@@ -5,6 +5,7 @@
 //	raidsim                 run the built-in demo (one drive, five workloads)
 //	raidsim drives [--json] list the drive presets with derived figures
 //	raidsim run [flags]     run an experiment: a fio-style workload or a trace on a drive, an array, a cache
+//	raidsim explain [flags] tell the life of a run's first requests, layer by layer
 //	raidsim gen [flags]     write an experiment's synthetic workload as a trace (CSV or fio iolog)
 //	raidsim convert IN OUT  rewrite a trace in another format
 //	raidsim validate        score a DiskSim drive model against a measured trace
@@ -36,6 +37,7 @@ Usage:
   raidsim                  run the built-in demo: one drive, five workloads, one table
   raidsim drives [--json]  list the drive presets with derived figures
   raidsim run [flags]      run an experiment: a fio-style workload or a trace on a drive, an array, a cache
+  raidsim explain [flags]  tell the life of a run's first requests: cache, RAID plan, each drive's seek and rotation
   raidsim gen [flags]      write an experiment's synthetic workload as a trace: --out FILE [--to csv|fio]
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
@@ -51,6 +53,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"demo":     runDemo,
 	"drives":   runDrives,
 	"run":      runRun,
+	"explain":  runExplain,
 	"gen":      runGen,
 	"convert":  runConvert,
 	"validate": runValidate,

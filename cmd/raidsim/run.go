@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -15,6 +17,7 @@ import (
 type output struct {
 	json     bool
 	timeline int // requests whose life is printed after the report
+	summary  bool // per-phase averages printed after the report
 }
 
 // outputOf reads the output flags, every problem at once.
@@ -42,7 +45,16 @@ func outputOf(flags []given) (output, error) {
 				ue.lines = append(ue.lines, fmt.Sprintf("--timeline: want 0 to %d requests, got %q", maxTimeline, g.value))
 			}
 			o.timeline = n
+		case "timeline-summary":
+			b, err := strconv.ParseBool(g.value)
+			if err != nil {
+				ue.lines = append(ue.lines, fmt.Sprintf("--timeline-summary: want true or false, got %q", g.value))
+			}
+			o.summary = b
 		}
+	}
+	if o.json && o.summary {
+		ue.lines = append(ue.lines, "--timeline-summary prints a table: drop --json or --timeline-summary")
 	}
 	if o.json && o.timeline > 0 {
 		ue.lines = append(ue.lines, "--timeline prints a table: drop --json or --timeline")
@@ -68,13 +80,17 @@ func runRun(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var opts raidsim.RunOptions
-	var tl *raidsim.Timeline
+	var views []*sim.Observer
+	var tables []func() metrics.Table
 	if out.timeline > 0 {
-		tl = raidsim.NewTimeline(out.timeline)
-		opts.Observer = tl.Observer()
+		tl := raidsim.NewTimeline(out.timeline)
+		views, tables = append(views, tl.Observer()), append(tables, tl.Table)
 	}
-	rep, err := raidsim.RunWith(&b.x, opts)
+	if out.summary {
+		ps := raidsim.NewPhaseSummary()
+		views, tables = append(views, ps.Observer()), append(tables, ps.Table)
+	}
+	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...)})
 	if err != nil {
 		return b.explain(err)
 	}
@@ -84,12 +100,14 @@ func runRun(args []string, stdout, _ io.Writer) error {
 	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}
-	if tl == nil {
-		return nil
+	for _, table := range tables {
+		fmt.Fprintln(stdout)
+		t := table()
+		if err := t.WriteText(stdout); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintln(stdout)
-	t := tl.Table()
-	return t.WriteText(stdout)
+	return nil
 }
 
 // runHelpText introduces `raidsim run --help`.

@@ -219,7 +219,9 @@ var runFlags = []*runFlag{
 	{name: "output-format", group: groupOutput, metavar: "normal|json", example: "json",
 		usage: "fio's spelling: json is --json, normal the text report"},
 	{name: "timeline", group: groupOutput, metavar: "N", example: "6",
-		usage: fmt.Sprintf("also print the life of the first N requests (up to %d), phase by phase (text only)", maxTimeline)},
+		usage: fmt.Sprintf("also print the life of the first N requests (up to %d), phase by phase, with the requests each sent below (text only)", maxTimeline)},
+	{name: "timeline-summary", group: groupOutput, example: "true",
+		usage: "also print the mean time per request in each phase (queue, overhead, seek, rotate, media, bus, cache, other) over the whole run (text only)"},
 }
 
 // maxTimeline bounds --timeline: a timeline is for reading, not storage.
