@@ -333,7 +333,9 @@ func methodName(m string) string {
 }
 
 // isDrive reports whether l was served by a drive.
-func (e *Explanation) isDrive(l *lifelog.Life) bool { return len(l.Layers) > 0 && e.drives[l.Layers[0]] }
+func (e *Explanation) isDrive(l *lifelog.Life) bool {
+	return len(l.Layers) > 0 && e.drives[l.Layers[0]]
+}
 
 func phaseTime(l *lifelog.Life, p sim.Phase) time.Duration {
 	var d time.Duration

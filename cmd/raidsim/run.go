@@ -16,7 +16,7 @@ import (
 // output is how `raidsim run` prints its report.
 type output struct {
 	json     bool
-	timeline int // requests whose life is printed after the report
+	timeline int  // requests whose life is printed after the report
 	summary  bool // per-phase averages printed after the report
 }
 
