@@ -9,6 +9,7 @@
 //	raidsim gen [flags]     write an experiment's synthetic workload as a trace (CSV or fio iolog)
 //	raidsim convert IN OUT  rewrite a trace in another format
 //	raidsim validate        score a DiskSim drive model against a measured trace
+//	raidsim calibrate       fit a drive model's unpublished parameters to a measured trace
 //	raidsim sweep           run a grid of what-ifs in parallel
 //	raidsim bench [flags]   time an experiment (default: the stack benchmark): requests/s, allocs, peak RSS
 //	raidsim help            show this help
@@ -41,6 +42,7 @@ Usage:
   raidsim gen [flags]      write an experiment's synthetic workload as a trace: --out FILE [--to csv|fio]
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
+  raidsim calibrate        fit a preset's or DiskSim model's unpublished parameters to a measured trace: --drive PRESET|--disksim FILE.parv --trace FILE
   raidsim sweep            run a grid of what-ifs in parallel: --config FILE [--workers N] [--shard I/N] [--csv|--json] [--plot FILE.svg]
   raidsim bench [flags]    time an experiment (default: the stack benchmark): requests/s, ns and allocs per request, peak RSS
   raidsim help             show this help
@@ -50,15 +52,16 @@ Every command lists its flags with --help (raidsim run --help).
 
 // commands are the subcommands, by name.
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"demo":     runDemo,
-	"drives":   runDrives,
-	"run":      runRun,
-	"explain":  runExplain,
-	"gen":      runGen,
-	"convert":  runConvert,
-	"validate": runValidate,
-	"sweep":    runSweep,
-	"bench":    runBench,
+	"demo":      runDemo,
+	"drives":    runDrives,
+	"run":       runRun,
+	"explain":   runExplain,
+	"gen":       runGen,
+	"convert":   runConvert,
+	"validate":  runValidate,
+	"calibrate": runCalibrate,
+	"sweep":     runSweep,
+	"bench":     runBench,
 }
 
 // run is main without the process: it returns the exit status.

@@ -1,0 +1,119 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// ErrNoMeasuredTimes is returned (wrapped) for a trace whose records carry
+// no measured service times: there is nothing to compare a model with.
+var ErrNoMeasuredTimes = errors.New("the trace records no measured service times")
+
+// maxTraceRecords bounds the records LoadTrace keeps in memory when no
+// smaller limit is given: about 100 MB of records.
+const maxTraceRecords = 2_000_000
+
+// LoadTrace reads the trace at path in the given format ("" or "auto"
+// sniffs it; see trace.Open) into memory, keeping at most max records
+// (0: all, up to two million) from its start. Every record must carry a
+// measured time (trace.Record.Measured): DiskSim validate traces, raidsim
+// CSV with measured_ns, MSR and SYSTOR '17 traces do; blkparse, fio, SPC,
+// Alibaba, Tencent and DiskSim's own traces do not, and give an error
+// wrapping ErrNoMeasuredTimes. The measured times are taken as service
+// times of a drive with one request outstanding, as Replay replays them.
+func LoadTrace(path, format string, max int) ([]trace.Record, error) {
+	if max < 0 {
+		return nil, fmt.Errorf("calibrate: at most %d records: want a positive limit or 0 for all", max)
+	}
+	if max == 0 || max > maxTraceRecords {
+		max = maxTraceRecords
+	}
+	r, chosen, c, err := trace.Open(path, format)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	var recs []trace.Record
+	for len(recs) < max {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec.Op != sim.Read && rec.Op != sim.Write {
+			continue // flushes have no service time to compare
+		}
+		if rec.Measured <= 0 {
+			return nil, fmt.Errorf("calibrate: %s (%s format), record %d: %w (a %s trace has none; use a DiskSim validate trace, raidsim CSV with measured_ns, MSR or SYSTOR '17)",
+				baseName(path), chosen, len(recs)+1, ErrNoMeasuredTimes, chosen)
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("calibrate: %s: no read or write requests", baseName(path))
+	}
+	return recs, nil
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// Request is one request of a replay: what the trace measured, what the
+// model simulated, and what the simulator knows of it.
+type Request struct {
+	// Measured and Simulated are the service times.
+	Measured, Simulated time.Duration
+	// Write is true for a write, false for a read.
+	Write bool
+	// Hit is true when the simulated drive served the request from its
+	// buffer without touching the media (a read hit, or a write its write
+	// cache absorbed).
+	Hit bool
+	// Sequential is true when the request starts where the trace's
+	// previous request ended.
+	Sequential bool
+}
+
+// Replay replays recs on a drive of model p as DiskSim's validate mode
+// does (see trace.ReplayValidate), on a fresh engine of seed 1, and
+// returns every request in trace order. Requests past the model's
+// capacity are an error naming the record.
+func Replay(p disk.Params, recs []trace.Record) ([]Request, error) {
+	eng := sim.NewEngine(1)
+	var hit bool
+	obs := &sim.Observer{Phase: func(_ string, _ *sim.Request, ph sim.Phase, _, _ sim.Time) {
+		if ph == sim.PhaseCacheHit {
+			hit = true
+		}
+	}}
+	d, err := disk.New(eng, p, "disk0", obs)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: %w", err)
+	}
+	out := make([]Request, 0, len(recs))
+	var prevEnd int64 = -1
+	opt := trace.ValidateOptions{OnPair: func(rec *trace.Record, simulated time.Duration) {
+		out = append(out, Request{
+			Measured: rec.Measured, Simulated: simulated,
+			Write: rec.Op == sim.Write, Hit: hit, Sequential: rec.Offset == prevEnd,
+		})
+		prevEnd, hit = rec.End(), false
+	}}
+	if _, err := trace.ReplayValidate(eng, d, trace.NewSliceReader(recs), opt); err != nil {
+		return nil, fmt.Errorf("calibrate: %w", err)
+	}
+	return out, nil
+}
