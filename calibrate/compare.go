@@ -67,8 +67,7 @@ type Comparison struct {
 	Measured  Stats `json:"measured"`
 	Simulated Stats `json:"simulated"`
 	// Classes lists the non-empty classes, largest weight first (ties in
-	// a fixed order: reads before writes, media before buffer, random
-	// before sequential).
+	// a fixed order).
 	Classes []Class `json:"classes"`
 }
 

@@ -39,18 +39,30 @@
 //     loosely: read and write command overheads, the seek curve's three
 //     points (track-to-track, average, full stroke), the head switch (and
 //     with it the track skew Spec derives from it) and the write settle.
-//     Its result is a disk.Spec, which [WriteConfig] prints as a raidsim
-//     config file (stack.drive.preset with stack.drive.spec over it).
+//     Its result is a disk.Spec (stack.drive.preset with stack.drive.spec
+//     over it in a config).
 //   - [ParamsFamily] starts from a complete disk.Params (a DiskSim model
 //     loaded by disk/disksim) and fits scale factors on what it already
 //     has: one on every command overhead, one on the seek curve at short
 //     and one at long distances (log-interpolated between), and the head
-//     switch and write settle. [DiskSimChanges] names the DiskSim
-//     parameters to change for the fitted values.
+//     switch and write settle.
 //
+// The search restarts Nelder-Mead from the best point so far while that
+// still improves the demerit, since a simulated drive's demerit is rugged
+// (a changed overhead moves every later request's rotational position).
 // The cost of a fit is the number of evaluations (FitOptions.Evaluations)
-// times the cost of one replay, which grows with the number of requests:
-// FitOptions.MaxRequests fits on a prefix of the trace (a prefix keeps the
-// sequential runs and the buffer's history that sampling every k-th
-// request would break).
+// times the cost of one replay, milliseconds for ten thousand requests, which
+// grows with the number of requests: LoadTrace's limit fits on a prefix
+// of the trace (a prefix keeps the sequential runs and the buffer's
+// history that sampling every k-th request would break).
+//
+// # Fitted models
+//
+// A fit of a SpecFamily is data-sheet figures, and [WriteConfig] prints
+// it as a config `raidsim run --config` and spec.Load read. A fit of a
+// ParamsFamily built on a DiskSim model is written back in DiskSim's
+// vocabulary: [DiskSimEdits] lists the parameter lines to change (and the
+// rescaled seek curve), and [DiskSimModel.WriteTo] writes the model's
+// files with those changes into a new folder, which disk/disksim loads
+// into the fitted model.
 package calibrate

@@ -96,10 +96,18 @@ func Fit(f Family, recs []trace.Record, opt FitOptions) (Result, error) {
 	res := Result{Params: ft.ps, Start: x0, StartReadAhead: p0.ReadAhead, Before: Compare(reqs)}
 	ft.note(res.Before.DemeritMs)
 	ra, d := ft.bestReadAhead(x0, p0.ReadAhead, res.Before.DemeritMs)
-	x, d := ft.simplex(x0, ra, d)
-	if ra2, d2 := ft.bestReadAhead(x, ra, d); ra2 != ra {
-		ra = ra2
-		x, _ = ft.simplex(x, ra, d2)
+	x := x0
+	// Nelder-Mead stalls in the local minima of a simulated drive's
+	// rugged demerit; restarting it with a fresh simplex around the best
+	// point so far, and trying the read-ahead policies there, moves on.
+	for restart := 0; ft.evals < ft.opt.Evaluations; restart++ {
+		nx, nd := ft.simplex(x, ra, d)
+		nra, nd := ft.bestReadAhead(nx, ra, nd)
+		improved := nd < d-1e-4
+		x, ra, d = nx, nra, nd
+		if restart > 0 && !improved {
+			break
+		}
 	}
 	res.Values, res.ReadAhead, res.Evaluations = x, ra, ft.evals
 	if res.Model, err = ft.model(x, ra); err != nil {

@@ -11,69 +11,84 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/calibrate"
 	"github.com/raidsim/raidsim/disk/disksim"
 	"github.com/raidsim/raidsim/metrics"
-	"github.com/raidsim/raidsim/sim"
-	"github.com/raidsim/raidsim/trace"
 )
 
 // validateResult is what `raidsim validate --json` prints.
 type validateResult struct {
-	Drive               string  `json:"drive"`
-	Trace               string  `json:"trace"`
-	Requests            int     `json:"requests"`
-	MeasuredMeanMs      float64 `json:"measured_mean_ms"`
-	SimulatedMeanMs     float64 `json:"simulated_mean_ms"`
-	MeanErrorPct        float64 `json:"mean_error_pct"`
-	DemeritMs           float64 `json:"demerit_ms"`
-	DemeritPct          float64 `json:"demerit_pct"`
+	Drive           string  `json:"drive"`
+	Trace           string  `json:"trace"`
+	Requests        int     `json:"requests"`
+	MeasuredMeanMs  float64 `json:"measured_mean_ms"`
+	SimulatedMeanMs float64 `json:"simulated_mean_ms"`
+	MeanErrorPct    float64 `json:"mean_error_pct"`
+	DemeritMs       float64 `json:"demerit_ms"`
+	DemeritPct      float64 `json:"demerit_pct"`
+	// Measured and Simulated are the mean and percentiles of each
+	// sample; Classes the gap of every class of requests, largest first,
+	// and LargestGap the first in words.
+	Measured            calibrate.Stats   `json:"measured"`
+	Simulated           calibrate.Stats   `json:"simulated"`
+	Classes             []calibrate.Class `json:"classes"`
+	LargestGap          string            `json:"largest_gap"`
 	measured, simulated []time.Duration
 }
 
-// validate loads a DiskSim model and replays a validate trace on it.
+// validate loads a DiskSim model and replays a trace with measured
+// service times on it.
 func validate(parv, tracePath, format string) (validateResult, disksim.Report, error) {
 	var res validateResult
-	if f := strings.ToLower(format); f != "" && f != "validate" {
-		return res, disksim.Report{}, fmt.Errorf("--format %q: only \"validate\" traces carry measured service times", format)
-	}
 	p, rep, err := disksim.Load(parv)
 	if err != nil {
 		return res, rep, err
 	}
-	f, err := os.Open(tracePath)
+	recs, err := calibrate.LoadTrace(tracePath, format, 0)
 	if err != nil {
 		return res, rep, err
 	}
-	defer f.Close()
-	eng := sim.NewEngine(1)
-	d, err := disk.New(eng, p, "disk0", nil)
+	reqs, err := calibrate.Replay(p, recs)
 	if err != nil {
 		return res, rep, err
 	}
-	out, err := trace.ReplayValidate(eng, d, trace.NewValidateReader(f, tracePath), trace.ValidateOptions{})
-	if err != nil {
-		return res, rep, err
-	}
-	if len(out.Measured) == 0 {
-		return res, rep, fmt.Errorf("%s: no requests", tracePath)
-	}
+	c := calibrate.Compare(reqs)
 	res = validateResult{
-		Drive: rep.Disk, Trace: filepath.Base(tracePath), Requests: len(out.Measured),
-		MeasuredMeanMs: meanMs(out.Measured), SimulatedMeanMs: meanMs(out.Simulated),
-		measured: out.Measured, simulated: out.Simulated,
+		Drive: rep.Disk, Trace: filepath.Base(tracePath), Requests: c.Requests,
+		MeasuredMeanMs: c.Measured.Mean, SimulatedMeanMs: c.Simulated.Mean,
+		DemeritMs: c.DemeritMs, DemeritPct: c.DemeritPct,
+		Measured: c.Measured, Simulated: c.Simulated, Classes: c.Classes,
 	}
 	res.MeanErrorPct = 100 * (res.SimulatedMeanMs - res.MeasuredMeanMs) / res.MeasuredMeanMs
-	res.DemeritMs, res.DemeritPct = metrics.Demerit(out.Measured, out.Simulated)
+	if g, ok := c.LargestGap(); ok {
+		res.LargestGap = g.Describe()
+	}
+	for _, r := range reqs {
+		res.measured = append(res.measured, r.Measured)
+		res.simulated = append(res.simulated, r.Simulated)
+	}
 	return res, rep, nil
 }
 
-func meanMs(v []time.Duration) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x)
+// writeValidateFigures prints the figures of res as text.
+func writeValidateFigures(w io.Writer, res *validateResult) {
+	fmt.Fprintf(w, "drive %s, trace %s, %d requests\n", res.Drive, res.Trace, res.Requests)
+	fmt.Fprintf(w, "  measured mean   %8.3f ms\n", res.MeasuredMeanMs)
+	fmt.Fprintf(w, "  simulated mean  %8.3f ms (%+.2f%%)\n", res.SimulatedMeanMs, res.MeanErrorPct)
+	fmt.Fprintf(w, "  demerit         %8.3f ms (%.2f%% of the measured mean)\n", res.DemeritMs, res.DemeritPct)
+	fmt.Fprintf(w, "  service time (ms)  measured  simulated     gap\n")
+	m, s := res.Measured, res.Simulated
+	for _, row := range []struct {
+		name string
+		m, s float64
+	}{{"mean", m.Mean, s.Mean}, {"p50", m.P50, s.P50}, {"p90", m.P90, s.P90}, {"p99", m.P99, s.P99}} {
+		fmt.Fprintf(w, "    %-15s %9.3f %10.3f %+8.3f\n", row.name, row.m, row.s, row.s-row.m)
 	}
-	return s / float64(len(v)) / 1e6
+	fmt.Fprintf(w, "  largest gap: %s\n", res.LargestGap)
+	fmt.Fprintf(w, "  by class (simulator's view)                      requests  measured  simulated     gap\n")
+	for _, c := range res.Classes {
+		fmt.Fprintf(w, "    %-48s %6d %9.3f %10.3f %+8.3f\n", c.Name, c.Requests, c.MeasuredMean, c.SimulatedMean, c.GapMs)
+	}
 }
 
 // validateHelp introduces `raidsim validate --help`.
@@ -81,8 +96,16 @@ const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [
 
 Replays a trace measured on a real drive with one request outstanding, each
 issued at the previous completion plus the recorded gap, on the drive's
-DiskSim model, and prints measured and simulated mean service times and the
-demerit figure (RMS horizontal distance between the two CDFs).
+DiskSim model, and prints measured and simulated service times (mean, 50th,
+90th and 99th percentiles), the demerit figure (RMS horizontal distance
+between the two CDFs) and the mean gap of each class of requests as the
+simulator sees them (read or write, served from the buffer or the media,
+sequential or random), naming the largest: the class whose gap, weighted
+by its share of the requests, moves the mean the most.
+
+The trace must record service times: DiskSim's validate format, or raidsim
+CSV (measured_ns), MSR or SYSTOR '17 traces measured with one request
+outstanding (--format auto sniffs it).
 `
 
 // runValidate is `raidsim validate`: replay a DiskSim validate trace on a
@@ -91,7 +114,7 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("validate")
 	parv := fs.String("disksim", "", "DiskSim 4.0 parameter file (.parv) of the drive")
 	tr := fs.String("trace", "", "validate trace: R/W Hit/Miss blkno bcount service_us next_interarrival_us")
-	format := fs.String("format", "validate", "trace format (validate)")
+	format := fs.String("format", "validate", "trace format: validate, or auto, csv, msr, systor17 for traces with measured times")
 	plot := fs.String("plot", "", "plot the two CDFs: \"-\" or \"text\" for a text plot, FILE.svg for an SVG")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "list the model parameters the drive does not use")
@@ -119,10 +142,7 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	fmt.Fprintf(stdout, "drive %s, trace %s, %d requests\n", res.Drive, res.Trace, res.Requests)
-	fmt.Fprintf(stdout, "  measured mean   %8.3f ms\n", res.MeasuredMeanMs)
-	fmt.Fprintf(stdout, "  simulated mean  %8.3f ms (%+.2f%%)\n", res.SimulatedMeanMs, res.MeanErrorPct)
-	fmt.Fprintf(stdout, "  demerit         %8.3f ms (%.2f%% of the measured mean)\n", res.DemeritMs, res.DemeritPct)
+	writeValidateFigures(stdout, &res)
 	if *verbose {
 		fmt.Fprintf(stdout, "  parameters not used (%d):\n", len(rep.Ignored))
 		for _, s := range rep.Ignored {

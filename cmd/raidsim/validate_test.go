@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +87,7 @@ func TestValidateOutput(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{"drive HP_C3323A_validate", "9074 requests", "measured mean     15.765 ms", "demerit", "% of the measured mean",
+		"    p50                16.000", "    p90                26.750", "    p99                37.112", "  largest gap: simulated ",
 		"parameters not used", "disksim_disk: Print stats", "CDF of service time", "1.0 |", "0.0 |"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("text output lacks %q:\n%s", want, s)
@@ -105,13 +108,18 @@ func TestValidateOutput(t *testing.T) {
 }
 
 func TestValidateErrors(t *testing.T) {
+	blk := filepath.Join(t.TempDir(), "b.blkparse")
+	if err := os.WriteFile(blk, []byte("  8,0    0        1     0.000000000  1234  Q   R 2048 + 8 [fio]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--trace", "x"}, "--disksim and --trace are required"},
 		{[]string{"--disksim", "x.parv", "--trace", "t", "extra"}, "unexpected argument"},
-		{[]string{"--disksim", "x.parv", "--trace", "t", "--format", "msr"}, "only \"validate\""},
+		{[]string{"--disksim", miniParv, "--trace", "nosuch.trace", "--format", "msr"}, "nosuch.trace: no such file"},
+		{[]string{"--disksim", miniParv, "--trace", blk, "--format", "blkparse"}, "the trace records no measured service times"},
 		{[]string{"--disksim", "nosuch.parv", "--trace", "t"}, "nosuch.parv"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
 	} {
@@ -124,5 +132,63 @@ func TestValidateErrors(t *testing.T) {
 	var out, errb bytes.Buffer
 	if err := runValidate([]string{"--help"}, &out, &errb); !errors.Is(err, errHelp) || !strings.Contains(out.String(), "Usage: raidsim validate") {
 		t.Errorf("--help: %v, stdout %q", err, out.String())
+	}
+}
+
+// TestValidateGaps checks the percentiles and the gaps by class, in
+// text and JSON, on the tiny model of the calibrate package's testdata
+// and a made-up trace (no ../shared needed): the figures must agree with
+// each other and with a direct comparison.
+func TestValidateGaps(t *testing.T) {
+	tr := writeMiniTrace(t, 300)
+	var out, errb bytes.Buffer
+	if err := runValidate([]string{"--disksim", miniParv, "--trace", tr, "--json"}, &out, &errb); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	var res validateResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range res.Classes {
+		n += c.Requests
+		if c.Weight > res.Classes[0].Weight {
+			t.Errorf("class %q weighs more than the first", c.Name)
+		}
+	}
+	if n != 300 || res.Requests != 300 || len(res.Classes) < 2 {
+		t.Errorf("%d requests in %d classes, %d in all; want 300", n, len(res.Classes), res.Requests)
+	}
+	if res.LargestGap != res.Classes[0].Describe() || !strings.HasPrefix(res.LargestGap, "simulated ") {
+		t.Errorf("largest gap %q, first class %+v", res.LargestGap, res.Classes[0])
+	}
+	m := res.Measured
+	if !(m.P50 <= m.P90 && m.P90 <= m.P99) || m.Mean != res.MeasuredMeanMs || res.Simulated.Mean != res.SimulatedMeanMs {
+		t.Errorf("measured %+v, simulated %+v", m, res.Simulated)
+	}
+	// The trace's service times are 1.5 + (37 i mod 6000) µs: its
+	// median, 90th and 99th percentiles by hand.
+	var svc []float64
+	for i := range 300 {
+		svc = append(svc, float64(1500+(i*37)%6000)/1000)
+	}
+	slices.Sort(svc)
+	if m.P50 != svc[149] || m.P90 != svc[269] || m.P99 != svc[296] {
+		t.Errorf("measured percentiles %+v, want %g %g %g", m, svc[149], svc[269], svc[296])
+	}
+	out.Reset()
+	if err := runValidate([]string{"--disksim", miniParv, "--trace", tr}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{
+		fmt.Sprintf("    p50             %9.3f %10.3f %+8.3f\n", m.P50, res.Simulated.P50, res.Simulated.P50-m.P50),
+		fmt.Sprintf("    p99             %9.3f %10.3f %+8.3f\n", m.P99, res.Simulated.P99, res.Simulated.P99-m.P99),
+		"  largest gap: " + res.LargestGap + "\n",
+		fmt.Sprintf("    %-48s %6d", res.Classes[0].Name, res.Classes[0].Requests),
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("text lacks %q:\n%s", want, s)
+		}
 	}
 }
