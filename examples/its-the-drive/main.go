@@ -329,6 +329,10 @@ func main() {
 	}
 	nt.Notes = nasNotes(r)
 	must(nt.WriteText(w))
+	fmt.Fprintln(w)
+	hr, err := runHost(1)
+	must(err)
+	must(writeHost(w, hr))
 	fmt.Fprintf(w, "\n(%.1f s wall time)\n", time.Since(start).Seconds())
 }
 
