@@ -491,6 +491,10 @@ func main() {
 	}
 	iso.Notes = isoNotes(r)
 	must(iso.WriteText(w))
+	fmt.Fprintln(w)
+	cpu, err := runCPU(1)
+	must(err)
+	must(writeCPU(w, cpu))
 	fmt.Fprintf(w, "\n(%.1f s wall time)\n", time.Since(start).Seconds())
 }
 
