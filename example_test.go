@@ -38,7 +38,7 @@ func ExampleRun_powerLoss() {
 			Seed:        1,
 			Stack:       spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160", WriteCache: &wc}},
 			Phases:      []spec.Phase{{Job: spec.Job{RW: "randwrite", BS: 16 << 10, IODepth: 4, IOs: 1000}}},
-			PowerLossAt: spec.Duration(time.Second),
+			PowerLossAt: new(spec.Duration(time.Second)),
 		}
 		rep, err := raidsim.Run(x)
 		if err != nil {

@@ -61,11 +61,11 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 	p.rep = r
 }
 
-// schedulePowerLoss arranges the snapshot at delay from now; finish runs
-// the engine up to it if the workload ended sooner (the drives keep
-// destaging meanwhile) and returns the report.
-func schedulePowerLoss(eng *sim.Engine, s *Stack, delay time.Duration) (finish func() *PowerLossReport) {
-	if delay <= 0 {
+// schedulePowerLoss arranges the snapshot at delay from now (when on);
+// finish runs the engine up to it if the workload ended sooner (the
+// drives keep destaging meanwhile) and returns the report.
+func schedulePowerLoss(eng *sim.Engine, s *Stack, on bool, delay time.Duration) (finish func() *PowerLossReport) {
+	if !on {
 		return func() *PowerLossReport { return nil }
 	}
 	p := &powerLoss{s: s, start: eng.Now()}

@@ -21,7 +21,7 @@ var randomWrites = spec.Job{RW: "randwrite", BS: 16 << 10, IODepth: 8, IOs: 4000
 // failure at.
 func powerLossAt(at time.Duration) *spec.Experiment {
 	x := experiment("deskstar-7k160", randomWrites)
-	x.PowerLossAt = spec.Duration(at)
+	x.PowerLossAt = new(spec.Duration(at))
 	return x
 }
 
@@ -48,9 +48,16 @@ func TestPowerLossDriveCache(t *testing.T) {
 		x.Stack.Drive.WriteCache = &off
 		assert.Zero(t, runOne(t, x).PowerLoss.LostBytes)
 	})
+	t.Run("at 0s: reported, nothing acknowledged yet", func(t *testing.T) {
+		pl := runOne(t, powerLossAt(0)).PowerLoss
+		require.NotNil(t, pl, "power_loss_at: 0 is a failure at the start, not an absent key")
+		assert.Zero(t, pl.AtSeconds)
+		assert.Zero(t, pl.LostBytes)
+		assert.Equal(t, []int64{0}, pl.DriveCacheBytes)
+	})
 	t.Run("after the run the drive has destaged", func(t *testing.T) {
 		x := experiment("deskstar-7k160", spec.Job{RW: "randwrite", BS: 16 << 10, IOs: 100})
-		x.PowerLossAt = spec.Duration(time.Minute)
+		x.PowerLossAt = new(spec.Duration(time.Minute))
 		rep := runOne(t, x)
 		assert.Positive(t, rep.Disks[0].DirtyBytesAtEnd, "dirty when the workload ended")
 		assert.Zero(t, rep.PowerLoss.LostBytes, "an idle drive writes its cache back")

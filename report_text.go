@@ -100,6 +100,9 @@ func (ph *PhaseReport) writeSource(t *textWriter, seed *uint64) {
 	}
 	if tr := ph.Trace; tr != nil {
 		t.printf("trace %s (format %s, %s loop, %d records replayed, %d skipped)\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+		if tr.Warning != "" {
+			t.printf("warning: %s\n", tr.Warning)
+		}
 	}
 	for _, bw := range ph.Background {
 		t.printf("beside it: %s\n", bw.describe())

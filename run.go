@@ -43,7 +43,7 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{eng: eng, stack: s, plan: pl, obs: o.Observer}
-	powerLoss := schedulePowerLoss(eng, s, pl.PowerLossAt)
+	powerLoss := schedulePowerLoss(eng, s, pl.PowerLoss, pl.PowerLossAt)
 	rep := &Report{SchemaVersion: SchemaVersion, Name: pl.Name, Seed: pl.Seed}
 	for i := range pl.Phases {
 		ph, err := r.runPhase(&pl.Phases[i])

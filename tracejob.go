@@ -1,6 +1,7 @@
 package raidsim
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -27,7 +28,16 @@ type TraceReport struct {
 	// Measured summarizes the response times recorded in the trace for
 	// the records replayed, when the format has them.
 	Measured *metrics.LatencySummary `json:"measured_latency_ms,omitempty"`
+	// Warning, when set, says the open-loop trace outran the stack: more
+	// than overloadWarn requests were outstanding at once, so latencies
+	// are mostly queueing.
+	Warning string `json:"warning,omitempty"`
 }
+
+// overloadWarn is the outstanding requests past which an open-loop
+// replay is reported as outrunning the stack: a host keeps 32 NCQ tags
+// on each of 32 drives.
+const overloadWarn = 1024
 
 // openTrace opens src's file with its filters, mapped onto a device of
 // capacity bytes and sectorSize.
@@ -83,6 +93,9 @@ func replayTrace(eng *sim.Engine, dev sim.Device, src *spec.TraceSource, o *sim.
 	}
 	res, err := trace.Replay(eng, dev, r, opt)
 	tr := &TraceReport{Path: src.Path, Format: string(f), Mode: opt.Mode.String(), Records: res.Issued, Skipped: trace.Skipped(skips)}
+	if res.PeakOutstanding > overloadWarn {
+		tr.Warning = fmt.Sprintf("the trace outran the stack: up to %d requests were outstanding at once (latencies are mostly queueing; replay slower with speed)", res.PeakOutstanding)
+	}
 	if measured.IOs() > 0 {
 		l := measured.Summarize(time.Second).LatencyMS
 		tr.Measured = &l

@@ -39,6 +39,43 @@ type Table struct {
 	// Align sets the alignment of column i; missing entries are
 	// AlignAuto.
 	Align []Align
+	// MinWidths, when set, is the least width of column i in runes, so
+	// that a long table written in pieces (one Table per piece, the
+	// header in the first) keeps its columns aligned: pass each piece
+	// the previous one's Widths and Alignment.
+	MinWidths []int
+}
+
+// Widths returns the width WriteText gives each column: the widest of
+// its cells, its header and MinWidths.
+func (t *Table) Widths() []int {
+	n := t.columns()
+	width := make([]int, n)
+	copy(width, t.MinWidths)
+	measure := func(r []string) {
+		for c, cell := range r {
+			width[c] = max(width[c], utf8.RuneCountInString(cell))
+		}
+	}
+	measure(t.Header)
+	for _, r := range t.Rows {
+		measure(r)
+	}
+	return width
+}
+
+// Alignment returns each column's alignment as WriteText resolves it:
+// AlignRight or AlignLeft, never AlignAuto.
+func (t *Table) Alignment() []Align {
+	right := t.rightAligned(t.columns())
+	out := make([]Align, len(right))
+	for c, r := range right {
+		out[c] = AlignLeft
+		if r {
+			out[c] = AlignRight
+		}
+	}
+	return out
 }
 
 // AddRow appends one row of cells.
@@ -46,7 +83,7 @@ func (t *Table) AddRow(cells ...string) { t.Rows = append(t.Rows, cells) }
 
 // columns returns the number of columns: the widest of header and rows.
 func (t *Table) columns() int {
-	n := len(t.Header)
+	n := max(len(t.Header), len(t.MinWidths))
 	for _, r := range t.Rows {
 		n = max(n, len(r))
 	}
@@ -106,16 +143,7 @@ func IsNumber(cell string) bool {
 // columns wide. Lines carry no trailing spaces.
 func (t *Table) WriteText(w io.Writer) error {
 	n := t.columns()
-	width := make([]int, n)
-	measure := func(r []string) {
-		for c, cell := range r {
-			width[c] = max(width[c], utf8.RuneCountInString(cell))
-		}
-	}
-	measure(t.Header)
-	for _, r := range t.Rows {
-		measure(r)
-	}
+	width := t.Widths()
 	right := t.rightAligned(n)
 
 	var b, l strings.Builder

@@ -25,17 +25,23 @@ const WorkloadStream = "workload"
 // allocates or takes forever.
 const (
 	// MaxDisks bounds Stack.Disks: each drive is a full model.
-	MaxDisks       = 256
-	maxCapacity    = 1 << 50 // 1 PiB per drive
-	maxCacheSize   = 1 << 40 // 1 TiB of volume cache
-	maxIOs         = 1 << 32 // requests per job
-	maxHeads       = 256
-	maxRPM         = 100000
-	maxStartDelay  = 24 * time.Hour
-	maxFailureTime = 365 * 24 * time.Hour
-	maxPowerLossAt = 365 * 24 * time.Hour
-	maxBackground  = 64 // background jobs of a phase
-	maxReorder     = 1 << 20
+	MaxDisks     = 256
+	maxCapacity  = 1 << 50 // 1 PiB per drive
+	maxCacheSize = 1 << 40 // 1 TiB of volume cache
+	// maxCacheBlocks bounds the volume cache's blocks: random writes
+	// leave one dirty extent per block, each an index entry of about
+	// cacheExtentBytes (measured: cache.TestExtentIndexBytes), so 2^24
+	// blocks keep the index under ~3 GB.
+	maxCacheBlocks   = 1 << 24
+	cacheExtentBytes = 180
+	maxIOs           = 1 << 32 // requests per job
+	maxHeads         = 256
+	maxRPM           = 100000
+	maxStartDelay    = 24 * time.Hour
+	maxFailureTime   = 365 * 24 * time.Hour
+	maxPowerLossAt   = 365 * 24 * time.Hour
+	maxBackground    = 64 // background jobs of a phase
+	maxReorder       = 1 << 20
 )
 
 // Plan is a valid Experiment translated into the layers' own
@@ -64,8 +70,9 @@ type Plan struct {
 	// host layer; HostStorage describes the stack to it.
 	Host        *host.Params
 	HostStorage host.Storage
-	// PowerLossAt, when positive, asks for a power-loss snapshot that
-	// long after the start.
+	// PowerLoss asks for a power-loss snapshot PowerLossAt after the
+	// start (zero: at the start).
+	PowerLoss   bool
 	PowerLossAt time.Duration
 	// Capacity is the stack's usable capacity in bytes, and SectorSize
 	// its sector size in bytes.
@@ -133,8 +140,11 @@ func (x *Experiment) Validate() error {
 // drive model is validated once, and no device is built.
 func (x *Experiment) Plan() (*Plan, error) {
 	var p problems
-	pl := &Plan{Name: x.Name, Seed: x.Seed, PowerLossAt: time.Duration(x.PowerLossAt)}
-	if x.PowerLossAt < 0 || pl.PowerLossAt > maxPowerLossAt {
+	pl := &Plan{Name: x.Name, Seed: x.Seed}
+	if x.PowerLossAt != nil {
+		pl.PowerLoss, pl.PowerLossAt = true, time.Duration(*x.PowerLossAt)
+	}
+	if pl.PowerLossAt < 0 || pl.PowerLossAt > maxPowerLossAt {
 		p.add("power_loss_at", "%v is outside 0..%v", pl.PowerLossAt, maxPowerLossAt)
 	}
 	driveOK := planStack(&p, &x.Stack, pl)

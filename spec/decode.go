@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -259,9 +260,31 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// structKeys is a struct type's keys as fieldKeys returns them.
+type structKeys struct {
+	keys  map[string][]int
+	names []string
+}
+
+// fieldKeysCache holds fieldKeys' answers by type: a sweep decodes a
+// tree per point, and reflect.VisibleFields was half of its time.
+var fieldKeysCache sync.Map // reflect.Type -> structKeys
+
 // fieldKeys maps a struct type's yaml keys to field index paths, the
-// keys of inline structs (`yaml:",inline"`) among them.
+// keys of inline structs (`yaml:",inline"`) among them. The results are
+// shared: callers must not modify them.
 func fieldKeys(t reflect.Type) (map[string][]int, []string) {
+	if k, ok := fieldKeysCache.Load(t); ok {
+		sk := k.(structKeys)
+		return sk.keys, sk.names
+	}
+	keys, names := visibleKeys(t)
+	fieldKeysCache.Store(t, structKeys{keys, names})
+	return keys, names
+}
+
+// visibleKeys computes fieldKeys.
+func visibleKeys(t reflect.Type) (map[string][]int, []string) {
 	keys := make(map[string][]int, t.NumField())
 	var names []string
 	for _, f := range reflect.VisibleFields(t) {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -202,6 +203,9 @@ func checkPhaseFits(p *problems, path string, c *Phase, ph *PhasePlan, pl *Plan)
 	if err := ph.Workload.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(path) {
 		p.addErr(path, err)
 	}
+	if c.Runtime == 0 {
+		checkOnePass(p, path, ph.Workload, pl.Capacity)
+	}
 	for j, bw := range ph.Background {
 		bp := fmt.Sprintf("%s.background[%d]", path, j)
 		checkRegion(p, bp, &c.Background[j], pl.Capacity)
@@ -228,5 +232,25 @@ func checkRegion(p *problems, path string, c *Job, capacity int64) {
 	}
 	if int64(c.BS) > region {
 		p.add(path+".bs", "%d bytes is larger than the %d-byte region", c.BS, region)
+	}
+}
+
+// checkOnePass bounds the requests implied by ios 0 (one pass over the
+// region): a pass of the smallest block over a whole petabyte-class
+// stack would be a run that never ends, so it is held to the same
+// maxIOs an explicit count is.
+func checkOnePass(p *problems, path string, w trace.Workload, capacity int64) {
+	if w.NumIOs != 0 || p.under(path) {
+		return
+	}
+	w = w.WithDefaults()
+	bs := w.BS
+	for _, e := range w.BSSplit {
+		bs = min(cmp.Or(bs, e.Size), e.Size)
+	}
+	region := cmp.Or(w.Size, capacity-w.Offset)
+	if bs > 0 && region/bs > maxIOs {
+		p.add(path+".ios", "0 means one pass over the %d-byte region: %d requests of %d bytes, more than %d; give ios (or runtime, or a smaller size)",
+			region, region/bs, bs, int64(maxIOs))
 	}
 }

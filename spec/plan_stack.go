@@ -96,6 +96,7 @@ func planFailures(p *problems, st *Stack, pl *Plan) {
 		p.add("stack.failures", "%d entries, more than %d", len(st.Failures), maxList)
 		return
 	}
+	first := make(map[int]int) // member -> index of its first failure
 	for i, f := range st.Failures {
 		path := fmt.Sprintf("stack.failures[%d]", i)
 		if st.RAID == nil {
@@ -104,6 +105,10 @@ func planFailures(p *problems, st *Stack, pl *Plan) {
 		}
 		if f.Member < 0 || f.Member >= pl.Disks {
 			p.add(path+".member", "%d is not a member index (0..%d)", f.Member, pl.Disks-1)
+		} else if j, dup := first[f.Member]; dup {
+			p.add(path+".member", "member %d already fails (stack.failures[%d]): a failed member cannot fail again", f.Member, j)
+		} else {
+			first[f.Member] = i
 		}
 		if f.At < 0 || time.Duration(f.At) > maxFailureTime {
 			p.add(path+".at", "%v is outside 0..%v", time.Duration(f.At), maxFailureTime)
@@ -150,6 +155,10 @@ func checkCacheSizes(p *problems, c *Cache, ss int64) {
 	size := cmp.Or(int64(c.Size), cache.DefaultSize)
 	if c.Block > 0 && int64(c.Block) > size {
 		p.add(at+"block", "%d bytes is larger than the %d-byte cache", c.Block, size)
+	}
+	if block := cmp.Or(int64(c.Block), cache.DefaultBlock); c.Size <= maxCacheSize && block > 0 && size/block > maxCacheBlocks {
+		p.add(at+"size", "%s in %s blocks is %d blocks, more than %d: the cache keeps one index entry (about %d bytes) per extent, and random writes make one extent per block (raise block or lower size)",
+			trace.FormatSize(size), trace.FormatSize(block), size/block, maxCacheBlocks, cacheExtentBytes)
 	}
 	checkAligned(p, at+"max_dirty", int64(c.MaxDirty), ss)
 	if int64(c.MaxDirty) > size {

@@ -31,9 +31,10 @@ type Experiment struct {
 	// Phases run in order on the same stack (the same engine and devices:
 	// caches keep their contents from one phase to the next).
 	Phases []Phase `yaml:"phases" json:"phases"`
-	// PowerLossAt, when set, adds to the total report what a power
-	// failure that long after the start would lose in each layer.
-	PowerLossAt Duration `yaml:"power_loss_at,omitempty" json:"power_loss_at,omitempty"`
+	// PowerLossAt, when set (0 included: a failure at the start), adds
+	// to the total report what a power failure that long after the start
+	// would lose in each layer.
+	PowerLossAt *Duration `yaml:"power_loss_at,omitempty" json:"power_loss_at,omitempty"`
 	// Sweep is read by `raidsim sweep` (the fields to vary); Run ignores
 	// it and Parse keeps it as decoded.
 	Sweep any `yaml:"sweep,omitempty" json:"sweep,omitempty"`

@@ -127,6 +127,9 @@ func NewGrid(base map[string]any, axes []Axis) (*Grid, error) {
 		if err != nil {
 			return nil, err
 		}
+		if st[0].key == Section {
+			return nil, fmt.Errorf("sweep: %s: names the %q section itself, not a field of the configuration: every point would be the same", a.Path, Section)
+		}
 		if seen[a.Path] {
 			return nil, fmt.Errorf("sweep: %s: swept twice", a.Path)
 		}

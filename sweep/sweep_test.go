@@ -149,6 +149,7 @@ func TestBadSweeps(t *testing.T) {
 		{"index a missing list", map[string]any{"extra[0]": []any{1}}, "extra[0]: extra does not exist"},
 		{"null list element", map[string]any{"phases[1]": []any{nil}}, "phases[1]: null cannot remove a list element"},
 		{"bad path", map[string]any{"stack..raid": []any{1}}, "stack..raid: empty key"},
+		{"the sweep section", map[string]any{"sweep.x": []any{1, 2}}, `sweep.x: names the "sweep" section itself, not a field of the configuration`},
 		{"list item not a map", []any{"stack.raid.level"}, "sweep[0]: want a map"},
 		{"list item no path", []any{map[string]any{"values": []any{1}}}, "sweep[0].path: want a field path string"},
 		{"list item unknown key", []any{map[string]any{"path": "a", "value": []any{1}}}, `sweep[0]: unknown key "value"`},

@@ -74,6 +74,26 @@ func Formats() []string {
 // does not know and for a file whose format Sniff cannot tell.
 var ErrUnknownFormat = errors.New("unknown trace format")
 
+// ErrTruncated is returned (wrapped, with the file and the compression)
+// when a gzip or bzip2 stream ends before its end marker: a file cut
+// short by an interrupted copy or download.
+var ErrTruncated = errors.New("compressed stream is truncated")
+
+// truncReader turns the io.ErrUnexpectedEOF a decompressor returns for
+// a stream cut short into ErrTruncated, naming the compression.
+type truncReader struct {
+	r    io.Reader
+	kind string
+}
+
+func (t *truncReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("%s: %w", t.kind, ErrTruncated)
+	}
+	return n, err
+}
+
 // sniffBytes is how much of the start of a trace Sniff looks at.
 const sniffBytes = 64 << 10
 
@@ -86,6 +106,10 @@ func Open(path, format string) (Reader, Format, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("trace: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, "", nil, fmt.Errorf("trace: %s is a directory, not a trace file", path)
 	}
 	r, chosen, err := NewReader(f, filepath.Base(path), format)
 	if err != nil {
@@ -118,7 +142,10 @@ func NewReader(r io.Reader, name, format string) (Reader, Format, error) {
 			sbr = bufio.NewReaderSize(src, sniffBytes)
 			src = sbr
 		}
-		head, _ := sbr.Peek(sniffBytes)
+		head, perr := sbr.Peek(sniffBytes)
+		if errors.Is(perr, ErrTruncated) {
+			return nil, "", fmt.Errorf("trace: %s: %w", name, perr)
+		}
 		if want, err = Sniff(head); err != nil {
 			return nil, "", fmt.Errorf("trace: %s: %w", name, err)
 		}
@@ -138,12 +165,15 @@ func decompress(br *bufio.Reader, name string) (io.Reader, error) {
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		z, err := gzip.NewReader(br)
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = ErrTruncated
+		}
 		if err != nil {
 			return nil, fmt.Errorf("trace: %s: gzip: %w", name, err)
 		}
-		return z, nil
+		return &truncReader{z, "gzip"}, nil
 	case len(magic) == 3 && string(magic) == "BZh":
-		return bzip2.NewReader(br), nil
+		return &truncReader{bzip2.NewReader(br), "bzip2"}, nil
 	}
 	return br, nil
 }

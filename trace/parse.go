@@ -50,6 +50,9 @@ type lineReader struct {
 	sc   *bufio.Scanner
 	name string
 	line int64
+	// open is set when the scanner's last token ended without a
+	// newline: the tail of a stream, or of one cut short.
+	open bool
 }
 
 // newLineReader reads lines from r; name (reduced to its base name) is
@@ -57,7 +60,17 @@ type lineReader struct {
 func newLineReader(r io.Reader, name string) *lineReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes)
-	return &lineReader{sc: sc, name: filepath.Base(name)}
+	l := &lineReader{sc: sc, name: filepath.Base(name)}
+	sc.Split(l.split)
+	return l
+}
+
+// split is bufio.ScanLines, noting whether the token it returns lacks
+// its newline.
+func (l *lineReader) split(data []byte, atEOF bool) (int, []byte, error) {
+	adv, tok, err := bufio.ScanLines(data, atEOF)
+	l.open = tok != nil && atEOF && adv == len(data) && (len(data) == 0 || data[len(data)-1] != '\n')
+	return adv, tok, err
 }
 
 // next returns the next line (without its newline or a trailing '\r'),
@@ -75,6 +88,11 @@ func (l *lineReader) next() ([]byte, error) {
 		return nil, io.EOF
 	}
 	l.line++
+	if err := l.sc.Err(); l.open && errors.Is(err, ErrTruncated) {
+		// The unfinished last line of a stream cut short: say so rather
+		// than parse half a record.
+		return nil, fmt.Errorf("trace: %s:%d: %w", l.name, l.line, err)
+	}
 	b := l.sc.Bytes()
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]

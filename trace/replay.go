@@ -55,6 +55,33 @@ type ReplayOptions struct {
 	// Observer, if set, sees each request as submitted and completed,
 	// under the device name "trace".
 	Observer *sim.Observer
+	// MaxOutstanding bounds the requests an open loop may have
+	// outstanding; zero means DefaultMaxOutstanding. A trace arriving
+	// faster than the device serves it would otherwise queue without
+	// end (and report queueing, not the device): reaching the bound
+	// stops the replay with an *OverloadError. Closed loops ignore it.
+	MaxOutstanding int
+}
+
+// DefaultMaxOutstanding is the open loop's bound on outstanding
+// requests when ReplayOptions.MaxOutstanding is zero: the NCQ depth (32)
+// of 2048 drives, far beyond any queue a real host keeps.
+const DefaultMaxOutstanding = 1 << 16
+
+// OverloadError stops an open-loop replay whose outstanding requests
+// reached ReplayOptions.MaxOutstanding.
+type OverloadError struct {
+	// Record is the number of the record that would have exceeded it.
+	Record int64
+	// At is the time from the start of the replay.
+	At time.Duration
+	// Outstanding is the bound reached.
+	Outstanding int
+}
+
+func (e *OverloadError) Error() string {
+	return fmt.Sprintf("trace: record %d: %d requests outstanding %v into an open-loop replay: the trace arrives faster than the stack serves it (replay it slower with speed, or in a closed loop with iodepth)",
+		e.Record, e.Outstanding, e.At)
 }
 
 // ReplayResult summarises a replay.
@@ -69,6 +96,8 @@ type ReplayResult struct {
 	FirstIssue sim.Time
 	// LastCompletion is the virtual time of the last completion.
 	LastCompletion sim.Time
+	// PeakOutstanding is the most requests outstanding at once.
+	PeakOutstanding int
 }
 
 // Elapsed returns LastCompletion - FirstIssue.
@@ -123,6 +152,12 @@ func Replay(eng *sim.Engine, dev sim.Device, src Reader, opt ReplayOptions) (Rep
 	}
 	if !(opt.Speed > 0) || math.IsInf(opt.Speed, 1) {
 		return ReplayResult{}, fmt.Errorf("trace: ReplayOptions.Speed: %g is not a positive number", opt.Speed)
+	}
+	if opt.MaxOutstanding < 0 {
+		return ReplayResult{}, fmt.Errorf("trace: ReplayOptions.MaxOutstanding: %d is negative", opt.MaxOutstanding)
+	}
+	if opt.MaxOutstanding == 0 {
+		opt.MaxOutstanding = DefaultMaxOutstanding
 	}
 	if opt.Mode != ClosedLoop && opt.Mode != OpenLoop {
 		return ReplayResult{}, fmt.Errorf("trace: ReplayOptions.Mode: unknown mode %d", uint8(opt.Mode))
@@ -256,6 +291,7 @@ func (r *replayer) submit(s *slot, rec Record) bool {
 	}
 	r.res.Issued++
 	r.outstanding++
+	r.res.PeakOutstanding = max(r.res.PeakOutstanding, r.outstanding)
 	r.opt.Observer.OnSubmitted(ReplayObserverName, q, now)
 	return true
 }
@@ -310,7 +346,12 @@ func (r *replayer) readAhead() {
 
 // HandleEvent issues the pending record of an open loop and schedules the
 // next.
-func (r *replayer) HandleEvent(sim.Time, any) {
+func (r *replayer) HandleEvent(now sim.Time, _ any) {
+	if r.outstanding >= r.opt.MaxOutstanding {
+		r.fail(&OverloadError{Record: r.numbered, At: now.Sub(r.start), Outstanding: r.outstanding})
+		r.done = true
+		return
+	}
 	var s *slot
 	if n := len(r.free); n > 0 {
 		s = r.free[n-1]

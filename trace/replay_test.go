@@ -543,3 +543,33 @@ func BenchmarkReplay(b *testing.B) {
 		})
 	}
 }
+
+// TestReplayOpenLoopOverload: an open-loop trace arriving far faster
+// than the device serves it stops at MaxOutstanding with an
+// *OverloadError naming the record and the remedy, instead of queueing
+// a million requests; a trace the device keeps up with reports its peak.
+func TestReplayOpenLoopOverload(t *testing.T) {
+	eng := sim.NewEngine(1)
+	dev := &fakeDev{eng: eng, lat: time.Second} // 1 s each, 1 µs apart
+	src := &loopReader{rec: Record{Op: sim.Read, Offset: 8192, Length: 4096}, n: 1_000_000, gap: time.Microsecond}
+	res, err := Replay(eng, dev, src, ReplayOptions{Mode: OpenLoop, MaxOutstanding: 1000})
+	var oe *OverloadError
+	if !errors.As(err, &oe) {
+		t.Fatalf("got %v, want an *OverloadError", err)
+	}
+	want := "trace: record 1001: 1000 requests outstanding 1ms into an open-loop replay: the trace arrives faster than the stack serves it (replay it slower with speed, or in a closed loop with iodepth)"
+	if err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err, want)
+	}
+	if res.Issued != 1000 || res.Completed != 1000 || res.PeakOutstanding != 1000 {
+		t.Errorf("issued %d, completed %d, peak %d: want 1000 each (the outstanding ones run to completion)", res.Issued, res.Completed, res.PeakOutstanding)
+	}
+
+	eng = sim.NewEngine(1)
+	dev = &fakeDev{eng: eng, lat: 250 * time.Microsecond}
+	src = &loopReader{rec: Record{Op: sim.Read, Offset: 8192, Length: 4096}, n: 1000, gap: 100 * time.Microsecond}
+	res, err = Replay(eng, dev, src, ReplayOptions{Mode: OpenLoop})
+	if err != nil || res.PeakOutstanding != 3 {
+		t.Errorf("got peak %d, %v; want 3 outstanding (250 µs service, 100 µs apart)", res.PeakOutstanding, err)
+	}
+}

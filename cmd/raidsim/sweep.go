@@ -230,26 +230,39 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 	if err != nil {
 		return o.fileErr(err)
 	}
-	lo, hi := shard.Range(grid.Len())
-	points, err := grid.Points(lo, hi)
-	if err != nil {
-		return o.fileErr(err)
+	if err := o.checkOutputs(); err != nil {
+		return err
 	}
-	// Parse every point before running any, so a bad value fails at once.
-	cfgs, err := sweep.Run(points, o.workers, func(p sweep.Point) (*spec.Experiment, error) {
-		return parsePoint(p, o.config)
-	}, nil)
-	if err != nil {
-		return pointErr(err)
+	lo, hi := shard.Range(grid.Len())
+	// Parse every point before running any, so a bad value fails at once
+	// (a listing checks each chunk of points as it prints it).
+	if !o.list {
+		if err := o.chunks(grid, lo, hi, nil); err != nil {
+			return err
+		}
 	}
 	phases, err := phaseNames(grid, o.config)
 	if err != nil {
 		return err
 	}
+	out := &sweepWriter{o: o, w: stdout, grid: grid, lo: lo, hi: hi, phases: phases}
 	if o.list {
-		return o.write(stdout, grid, phases, points, nil)
+		err = o.chunks(grid, lo, hi, func(points []sweep.Point, _ []*spec.Experiment) error {
+			return out.write(points, nil)
+		})
+	} else {
+		err = o.runPoints(grid, lo, hi, out, stderr)
 	}
-	bar := o.startBar(stderr, len(points))
+	if err != nil || out.started {
+		return err
+	}
+	return out.write(nil, nil) // an empty shard still prints the header
+}
+
+// runPoints runs points lo to hi-1 a chunk at a time, writing each
+// chunk's rows as it completes, then draws the plots.
+func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter, stderr io.Writer) error {
+	bar := o.startBar(stderr, hi-lo)
 	if os.Getenv("GOGC") == "" {
 		// The simulations keep a few MB live and allocate little, but the
 		// collector's default pace steals CPU from the workers: at 400
@@ -257,28 +270,44 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		// instead of 0.62x (BenchmarkSweep). GOGC overrides this.
 		debug.SetGCPercent(sweepGCPercent)
 	}
-	results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.Report, error) {
-		return raidsim.Run(cfgs[p.Index-lo])
-	}, bar.update)
+	var (
+		plotted []float64        // the plotted metric of every point, for --plot
+		cdfs    []plot.CDFSeries // every point's latency, for --cdf
+		title   string           // the first report's name
+		pm      = o.plotMetric()
+	)
+	err := o.chunks(grid, lo, hi, func(points []sweep.Point, cfgs []*spec.Experiment) error {
+		first := points[0].Index
+		results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.Report, error) {
+			return raidsim.Run(cfgs[p.Index-first])
+		}, func(done, _ int) { bar.update(first-lo+done, hi-lo) })
+		if err != nil {
+			return pointErr(err)
+		}
+		if title == "" {
+			title = results[0].Name
+		}
+		for i, rep := range results {
+			if o.plot != "" {
+				plotted = append(plotted, pm.value(rep.Total.Summary))
+			}
+			if o.cdf != "" {
+				cdfs = append(cdfs, plot.CDFSeries{Name: points[i].String(), Hist: rep.Total.Latency.All().Latency()})
+			}
+		}
+		return out.write(points, results)
+	})
 	bar.stop()
 	if err != nil {
-		return pointErr(err)
-	}
-	if err := o.write(stdout, grid, phases, points, results); err != nil {
 		return err
 	}
 	if o.cdf != "" {
-		// Every measured read and write of every phase of the point.
-		series := make([]plot.CDFSeries, len(points))
-		for i, p := range points {
-			series[i] = plot.CDFSeries{Name: p.String(), Hist: results[i].Total.Latency.All().Latency()}
-		}
-		if err := plot.CDF(o.cdf, "Latency CDF per configuration", series); err != nil {
+		if err := plot.CDF(o.cdf, "Latency CDF per configuration", cdfs); err != nil {
 			return err
 		}
 	}
 	if o.plot != "" {
-		return o.drawPlot(grid, results)
+		return o.drawPlot(grid, title, plotted)
 	}
 	return nil
 }
@@ -407,46 +436,6 @@ func phaseNames(grid *sweep.Grid, file string) ([]string, error) {
 	return names, nil
 }
 
-// write prints the points and their results (nil for --list).
-func (o *sweepOptions) write(w io.Writer, grid *sweep.Grid, phases []string, points []sweep.Point, results []*raidsim.Report) error {
-	if o.json {
-		return writeSweepJSON(w, points, results)
-	}
-	figures := !o.list
-	t := metrics.Table{Header: o.header(grid, phases, figures)}
-	for i, p := range points {
-		row := []string{strconv.Itoa(p.Index)}
-		for _, v := range p.Values {
-			row = append(row, sweep.FormatValue(v))
-		}
-		if figures {
-			rep := results[i]
-			for _, m := range o.figures {
-				row = append(row, m.format(m.value(rep.Total.Summary)))
-			}
-			for k := range phases {
-				for _, m := range o.perPhase {
-					if k < len(rep.Phases) {
-						row = append(row, m.format(m.value(rep.Phases[k].Summary)))
-					} else {
-						row = append(row, "-")
-					}
-				}
-			}
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	if o.csv {
-		return t.WriteCSV(w)
-	}
-	t.Align = make([]metrics.Align, 1+len(grid.Paths()))
-	for i := 1; i < len(t.Align); i++ {
-		t.Align[i] = metrics.AlignLeft // a value column stays left even when it is all numbers
-	}
-	t.Align[0] = metrics.AlignRight
-	return t.WriteText(w)
-}
-
 // writeSweepJSON writes one JSON object per line and point:
 // {"point":N,"values":{"PATH":VALUE,...},"report":{...}}, the values in
 // axis order. Lines of shards concatenate into the unsharded output.
@@ -485,13 +474,10 @@ func writeSweepJSON(w io.Writer, points []sweep.Point, results []*raidsim.Report
 // drawPlot draws the first --metric (iops by default) over the whole grid: a heat map for two axes
 // (first axis up, second across), otherwise one line per combination of
 // the other axes against the last axis.
-func (o *sweepOptions) drawPlot(grid *sweep.Grid, results []*raidsim.Report) error {
-	m := sweepMetrics[0]
-	if len(o.figures) > 0 && o.metric != "" {
-		m = o.figures[0]
-	}
+func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64) error {
+	m := o.plotMetric()
 	axes := grid.Axes()
-	value := func(i int) float64 { return m.value(results[i].Total.Summary) }
+	value := func(i int) float64 { return values[i] }
 	labels := func(a sweep.Axis) []string {
 		l := make([]string, len(a.Values))
 		for i, v := range a.Values {
@@ -499,7 +485,7 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, results []*raidsim.Report) err
 		}
 		return l
 	}
-	title := fmt.Sprintf("%s: %s", results[0].Name, m.header)
+	title := fmt.Sprintf("%s: %s", name, m.header)
 	if len(axes) == 2 {
 		nx := len(axes[1].Values)
 		vals := make([][]float64, len(axes[0].Values))

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/sweep"
+)
+
+// sweepChunk is how many points a sweep builds, checks and runs at a
+// time: memory stays constant whatever the grid's size (a million-point
+// --list runs in tens of MB; BenchmarkSweepListMillion), and the rows
+// of a chunk are written as soon as it is done.
+const sweepChunk = 1024
+
+// chunks builds and checks points lo to hi-1 a chunk at a time and
+// hands each chunk, with its experiments, to do (nil: only check).
+func (o *sweepOptions) chunks(grid *sweep.Grid, lo, hi int, do func([]sweep.Point, []*spec.Experiment) error) error {
+	for from := lo; from < hi; from += sweepChunk {
+		points, err := grid.Points(from, min(from+sweepChunk, hi))
+		if err != nil {
+			return o.fileErr(err)
+		}
+		cfgs, err := sweep.Run(points, o.workers, func(p sweep.Point) (*spec.Experiment, error) {
+			return parsePoint(p, o.config)
+		}, nil)
+		if err != nil {
+			return pointErr(err)
+		}
+		if do == nil {
+			continue
+		}
+		if err := do(points, cfgs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOutputs makes sure the plot files can be written before any
+// point runs, rather than failing after the whole sweep. A file that
+// did not exist is removed again.
+func (o *sweepOptions) checkOutputs() error {
+	for _, f := range []struct{ flag, path string }{{"--plot", o.plot}, {"--cdf", o.cdf}} {
+		if f.path == "" {
+			continue
+		}
+		_, statErr := os.Stat(f.path)
+		w, err := os.OpenFile(f.path, os.O_WRONLY|os.O_CREATE, 0o666)
+		if err != nil {
+			return fmt.Errorf("%s: cannot write %s: %w", f.flag, f.path, err)
+		}
+		w.Close()
+		if os.IsNotExist(statErr) {
+			os.Remove(f.path)
+		}
+	}
+	return nil
+}
+
+// plotMetric is the metric --plot draws: the first --metric, else iops.
+func (o *sweepOptions) plotMetric() sweepMetric {
+	if len(o.figures) > 0 && o.metric != "" {
+		return o.figures[0]
+	}
+	return sweepMetrics[0]
+}
+
+// sweepWriter prints a sweep's rows a chunk at a time: the header with
+// the first, and in a text table every chunk aligned like the first
+// (value columns as wide as the widest value of the grid's points,
+// figure columns widening if a later chunk needs it).
+type sweepWriter struct {
+	o      *sweepOptions
+	w      io.Writer
+	grid   *sweep.Grid
+	lo, hi int
+	phases []string
+
+	started bool
+	widths  []int
+	align   []metrics.Align
+}
+
+// write prints points and their results (nil for --list).
+func (s *sweepWriter) write(points []sweep.Point, results []*raidsim.Report) error {
+	o := s.o
+	if o.json {
+		return writeSweepJSON(s.w, points, results)
+	}
+	figures := !o.list
+	t := metrics.Table{}
+	if !s.started {
+		t.Header = o.header(s.grid, s.phases, figures)
+	}
+	for i, p := range points {
+		t.Rows = append(t.Rows, s.row(p, results, i, figures))
+	}
+	if o.csv {
+		s.started = true
+		return t.WriteCSV(s.w)
+	}
+	if !s.started {
+		s.started = true
+		s.widths = s.valueWidths()
+		t.Align = make([]metrics.Align, 1+len(s.grid.Paths()))
+		for i := 1; i < len(t.Align); i++ {
+			t.Align[i] = metrics.AlignLeft // a value column stays left even when it is all numbers
+		}
+		t.Align[0] = metrics.AlignRight
+	} else {
+		t.Align = s.align
+	}
+	t.MinWidths = s.widths
+	s.widths, s.align = t.Widths(), t.Alignment()
+	return t.WriteText(s.w)
+}
+
+// row is point p's cells: its index, its values and (with figures) the
+// figures of results[i].
+func (s *sweepWriter) row(p sweep.Point, results []*raidsim.Report, i int, figures bool) []string {
+	row := []string{strconv.Itoa(p.Index)}
+	for _, v := range p.Values {
+		row = append(row, sweep.FormatValue(v))
+	}
+	if !figures {
+		return row
+	}
+	rep := results[i]
+	for _, m := range s.o.figures {
+		row = append(row, m.format(m.value(rep.Total.Summary)))
+	}
+	for k := range s.phases {
+		for _, m := range s.o.perPhase {
+			if k < len(rep.Phases) {
+				row = append(row, m.format(m.value(rep.Phases[k].Summary)))
+			} else {
+				row = append(row, "-")
+			}
+		}
+	}
+	return row
+}
+
+// valueWidths returns the widths of the index and value columns over
+// points lo to hi-1, computed from the axes without building the points:
+// the widest index and, per axis, the widest of the values those points
+// take.
+func (s *sweepWriter) valueWidths() []int {
+	axes := s.grid.Axes()
+	w := make([]int, 1+len(axes))
+	if s.hi > s.lo {
+		w[0] = len(strconv.Itoa(s.hi - 1))
+	}
+	stride := 1 // points between changes of axis a's value
+	for a := len(axes) - 1; a >= 0; a-- {
+		n := len(axes[a].Values)
+		for k, seen := s.lo/stride, 0; s.hi > s.lo && k <= (s.hi-1)/stride && seen < n; k, seen = k+1, seen+1 {
+			w[1+a] = max(w[1+a], len([]rune(sweep.FormatValue(axes[a].Values[k%n]))))
+		}
+		stride *= n
+	}
+	return w
+}
