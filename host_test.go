@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/spec"
@@ -153,5 +154,22 @@ func TestHostSpecErrors(t *testing.T) {
 	x.Stack.Host = spec.Host{Direct: true}
 	if _, err := raidsim.Run(x); err == nil || !strings.Contains(err.Error(), "stack.host.direct") {
 		t.Errorf("direct without a host: %v", err)
+	}
+}
+
+// TestHostPowerLoss: a power failure loses the page cache's dirty data
+// with the rest.
+func TestHostPowerLoss(t *testing.T) {
+	x := &spec.Experiment{Seed: 1, PowerLossAt: spec.Duration(100 * time.Millisecond),
+		Stack:  spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"}, Host: spec.Host{Preset: "server"}},
+		Phases: []spec.Phase{{Job: spec.Job{RW: "write", BS: 1 << 20, IOs: 64}}}}
+	rep := runX(t, x)
+	pl := rep.PowerLoss
+	if pl.PageCacheBytes < 32<<20 || pl.LostBytes < pl.PageCacheBytes {
+		t.Errorf("power loss after 64 MiB of buffered writes: page cache %d bytes, lost %d", pl.PageCacheBytes, pl.LostBytes)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil || !strings.Contains(buf.String(), "page cache") {
+		t.Errorf("text report lacks the page cache's loss (%v)", err)
 	}
 }

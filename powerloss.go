@@ -29,7 +29,12 @@ type PowerLossReport struct {
 	// may come back with parity or copies disagreeing with the data (the
 	// write hole).
 	RAIDUpdatesInFlight int `json:"raid_updates_in_flight"`
-	// LostBytes is VolumeCacheBytes plus every drive's DriveCacheBytes.
+	// PageCacheBytes is the dirty data in the host's page cache (being
+	// written back or not), when the stack has a host: written by
+	// programs, never sent to the storage.
+	PageCacheBytes int64 `json:"page_cache_bytes,omitempty"`
+	// LostBytes is PageCacheBytes plus VolumeCacheBytes plus every
+	// drive's DriveCacheBytes.
 	LostBytes int64 `json:"lost_bytes"`
 }
 
@@ -49,7 +54,10 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 			r.VolumeCacheBytes = c.DirtyBytes()
 		}
 	}
-	r.LostBytes = r.VolumeCacheBytes
+	if h := p.s.Host; h != nil && h.PageCache() != nil {
+		r.PageCacheBytes = h.PageCache().DirtyBytes()
+	}
+	r.LostBytes = r.VolumeCacheBytes + r.PageCacheBytes
 	for _, d := range p.s.Drives {
 		b := d.DirtyBytes()
 		r.DriveCacheBytes = append(r.DriveCacheBytes, b)

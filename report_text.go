@@ -223,6 +223,9 @@ func (r *Report) powerLossTable() *metrics.Table {
 		Title:  fmt.Sprintf("\nPower loss at %s s: acknowledged data only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
 		Header: []string{"layer", "lost", "note"},
 	}
+	if r.Host != nil && r.Host.PageCacheBytes > 0 {
+		t.AddRow("page cache", trace.FormatSize(pl.PageCacheBytes), "written by programs, not yet written back")
+	}
 	if c := r.Cache; c != nil {
 		note := "acknowledged to the host, not yet destaged"
 		if c.NonVolatile {
