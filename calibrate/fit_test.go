@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,13 +211,24 @@ func TestLoadTrace(t *testing.T) {
 	}{
 		{blk, "blkparse", 0, "records no measured service times"},
 		{filepath.Join(dir, "none"), "", 0, "no such file"},
-		{val, "", -1, "positive limit"},
+		{val, "", -1, "want 1..2000000, or 0 for all"},
+		{val, "", MaxTraceRecords + 1, "want 1..2000000, or 0 for all"},
 		{empty, "validate", 0, "no read or write requests"},
 	} {
 		_, err := LoadTrace(tc.path, tc.format, tc.max)
-		if err == nil || !contains(err.Error(), tc.want) {
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: %v, want %q", tc.path, tc.format, err, tc.want)
 		}
+	}
+	// A trace longer than the limit is an error when all of it is asked
+	// for, never silently cut; a limit keeps its first requests.
+	defer func(n int) { maxRecords = n }(maxRecords)
+	maxRecords = 2
+	if _, err := LoadTrace(val, "", 0); err == nil || !strings.Contains(err.Error(), "more than 2 requests: give a limit") {
+		t.Errorf("3 requests over a limit of 2: %v", err)
+	}
+	if recs, err := LoadTrace(val, "", 2); err != nil || len(recs) != 2 {
+		t.Errorf("the first 2 of 3: %v, %d", err, len(recs))
 	}
 }
 

@@ -16,24 +16,29 @@ import (
 // no measured service times: there is nothing to compare a model with.
 var ErrNoMeasuredTimes = errors.New("the trace records no measured service times")
 
-// maxTraceRecords bounds the records LoadTrace keeps in memory when no
-// smaller limit is given: about 100 MB of records.
-const maxTraceRecords = 2_000_000
+// MaxTraceRecords bounds the records LoadTrace keeps in memory: about
+// 100 MB of records.
+const MaxTraceRecords = 2_000_000
+
+// maxRecords is MaxTraceRecords, lowered by tests.
+var maxRecords = MaxTraceRecords
 
 // LoadTrace reads the trace at path in the given format ("" or "auto"
-// sniffs it; see trace.Open) into memory, keeping at most max records
-// (0: all, up to two million) from its start. Every record must carry a
+// sniffs it; see trace.Open) into memory, keeping its first max records
+// (0: all; a trace of more than MaxTraceRecords requests is then an
+// error, not silently cut). Every record must carry a
 // measured time (trace.Record.Measured): DiskSim validate traces, raidsim
 // CSV with measured_ns, MSR and SYSTOR '17 traces do; blkparse, fio, SPC,
 // Alibaba, Tencent and DiskSim's own traces do not, and give an error
 // wrapping ErrNoMeasuredTimes. The measured times are taken as service
 // times of a drive with one request outstanding, as Replay replays them.
 func LoadTrace(path, format string, max int) ([]trace.Record, error) {
-	if max < 0 {
-		return nil, fmt.Errorf("calibrate: at most %d records: want a positive limit or 0 for all", max)
+	if max < 0 || max > maxRecords {
+		return nil, fmt.Errorf("calibrate: at most %d records: want 1..%d, or 0 for all", max, maxRecords)
 	}
-	if max == 0 || max > maxTraceRecords {
-		max = maxTraceRecords
+	all := max == 0
+	if all {
+		max = maxRecords
 	}
 	r, chosen, c, err := trace.Open(path, format)
 	if err != nil {
@@ -41,7 +46,7 @@ func LoadTrace(path, format string, max int) ([]trace.Record, error) {
 	}
 	defer c.Close()
 	var recs []trace.Record
-	for len(recs) < max {
+	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -51,6 +56,12 @@ func LoadTrace(path, format string, max int) ([]trace.Record, error) {
 		}
 		if rec.Op != sim.Read && rec.Op != sim.Write {
 			continue // flushes have no service time to compare
+		}
+		if len(recs) == max {
+			if all {
+				return nil, fmt.Errorf("calibrate: %s: more than %d requests: give a limit (--max-requests) to use its first ones", baseName(path), maxRecords)
+			}
+			break
 		}
 		if rec.Measured <= 0 {
 			return nil, fmt.Errorf("calibrate: %s (%s format), record %d: %w (a %s trace has none; use a DiskSim validate trace, raidsim CSV with measured_ns, MSR or SYSTOR '17)",

@@ -38,13 +38,13 @@ type validateResult struct {
 
 // validate loads a DiskSim model and replays a trace with measured
 // service times on it.
-func validate(parv, tracePath, format string) (validateResult, disksim.Report, error) {
+func validate(parv, tracePath, format string, maxReq int) (validateResult, disksim.Report, error) {
 	var res validateResult
 	p, rep, err := disksim.Load(parv)
 	if err != nil {
 		return res, rep, err
 	}
-	recs, err := calibrate.LoadTrace(tracePath, format, 0)
+	recs, err := calibrate.LoadTrace(tracePath, format, maxReq)
 	if err != nil {
 		return res, rep, err
 	}
@@ -92,7 +92,7 @@ func writeValidateFigures(w io.Writer, res *validateResult) {
 }
 
 // validateHelp introduces `raidsim validate --help`.
-const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--plot text|FILE.svg] [--json]
+const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--max-requests N] [--plot text|FILE.svg] [--json]
 
 Replays a trace measured on a real drive with one request outstanding, each
 issued at the previous completion plus the recorded gap, on the drive's
@@ -115,6 +115,7 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	parv := fs.String("disksim", "", "DiskSim 4.0 parameter file (.parv) of the drive")
 	tr := fs.String("trace", "", "validate trace: R/W Hit/Miss blkno bcount service_us next_interarrival_us")
 	format := fs.String("format", "validate", "trace format: validate, or auto, csv, msr, systor17 for traces with measured times")
+	maxReq := fs.Int("max-requests", 0, "score the first N requests of the trace (0: all)")
 	plot := fs.String("plot", "", "plot the two CDFs: \"-\" or \"text\" for a text plot, FILE.svg for an SVG")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "list the model parameters the drive does not use")
@@ -128,7 +129,10 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	if *parv == "" || *tr == "" {
 		return usagef("--disksim and --trace are required")
 	}
-	res, rep, err := validate(*parv, *tr, *format)
+	if *maxReq < 0 {
+		return usagef("--max-requests %d: want 0 (all) or more", *maxReq)
+	}
+	res, rep, err := validate(*parv, *tr, *format, *maxReq)
 	if err != nil {
 		return err
 	}

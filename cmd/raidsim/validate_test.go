@@ -122,6 +122,7 @@ func TestValidateErrors(t *testing.T) {
 		{[]string{"--disksim", miniParv, "--trace", blk, "--format", "blkparse"}, "the trace records no measured service times"},
 		{[]string{"--disksim", "nosuch.parv", "--trace", "t"}, "nosuch.parv"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
+		{[]string{"--disksim", miniParv, "--trace", blk, "--max-requests", "-1"}, "--max-requests -1: want 0 (all) or more"},
 	} {
 		var out, errb bytes.Buffer
 		err := runValidate(tc.args, &out, &errb)
@@ -156,7 +157,7 @@ func TestValidateGaps(t *testing.T) {
 			t.Errorf("class %q weighs more than the first", c.Name)
 		}
 	}
-	if n != 300 || res.Requests != 300 || len(res.Classes) < 2 {
+	if n != 300 || res.Requests != 300 || len(res.Classes) < 2 || res.DemeritMs <= 0 {
 		t.Errorf("%d requests in %d classes, %d in all; want 300", n, len(res.Classes), res.Requests)
 	}
 	if res.LargestGap != res.Classes[0].Describe() || !strings.HasPrefix(res.LargestGap, "simulated ") {
@@ -175,6 +176,10 @@ func TestValidateGaps(t *testing.T) {
 	slices.Sort(svc)
 	if m.P50 != svc[149] || m.P90 != svc[269] || m.P99 != svc[296] {
 		t.Errorf("measured percentiles %+v, want %g %g %g", m, svc[149], svc[269], svc[296])
+	}
+	out.Reset()
+	if err := runValidate([]string{"--disksim", miniParv, "--trace", tr, "--max-requests", "100"}, &out, &errb); err != nil || !strings.Contains(out.String(), ", 100 requests\n") {
+		t.Errorf("--max-requests 100: %v\n%s", err, out.String())
 	}
 	out.Reset()
 	if err := runValidate([]string{"--disksim", miniParv, "--trace", tr}, &out, &errb); err != nil {
