@@ -209,7 +209,8 @@ func TestLoadTrace(t *testing.T) {
 		max          int
 		want         string
 	}{
-		{blk, "blkparse", 0, "records no measured service times"},
+		{blk, "blkparse", 0, "records no measured service times (blkparse replays one kind of event; --format blkparse:DC pairs"},
+		{blk, "blkparse:DC", 0, "no read or write requests"},
 		{filepath.Join(dir, "none"), "", 0, "no such file"},
 		{val, "", -1, "want 1..2000000, or 0 for all"},
 		{val, "", MaxTraceRecords + 1, "want 1..2000000, or 0 for all"},
@@ -219,6 +220,11 @@ func TestLoadTrace(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: %v, want %q", tc.path, tc.format, err, tc.want)
 		}
+	}
+	dc := filepath.Join(dir, "dc.blkparse")
+	os.WriteFile(dc, []byte("8,0 0 1 0.001 1 D R 64 + 8 [fio]\n8,0 0 2 0.0035 1 C R 64 + 8 [0]\n"), 0o644)
+	if recs, err := LoadTrace(dc, "blkparse:DC", 0); err != nil || len(recs) != 1 || recs[0].Measured != 2500*time.Microsecond {
+		t.Errorf("blkparse:DC: %v, %+v", err, recs)
 	}
 	// A trace longer than the limit is an error when all of it is asked
 	// for, never silently cut; a limit keeps its first requests.

@@ -27,10 +27,12 @@ var maxRecords = MaxTraceRecords
 // sniffs it; see trace.Open) into memory, keeping its first max records
 // (0: all; a trace of more than MaxTraceRecords requests is then an
 // error, not silently cut). Every record must carry a
-// measured time (trace.Record.Measured): DiskSim validate traces, raidsim
-// CSV with measured_ns, MSR and SYSTOR '17 traces do; blkparse, fio, SPC,
-// Alibaba, Tencent and DiskSim's own traces do not, and give an error
-// wrapping ErrNoMeasuredTimes. The measured times are taken as service
+// measured time (trace.Record.Measured): DiskSim validate traces,
+// blkparse output read as "blkparse:DC" (issues paired with their
+// completions), raidsim CSV with measured_ns, MSR and SYSTOR '17 traces
+// do; fio iologs, blkparse's Q or D events alone, SPC, Alibaba, Tencent
+// and DiskSim's own traces do not, and give an error wrapping
+// ErrNoMeasuredTimes. The measured times are taken as service
 // times of a drive with one request outstanding, as Replay replays them.
 func LoadTrace(path, format string, max int) ([]trace.Record, error) {
 	if max < 0 || max > maxRecords {
@@ -64,8 +66,7 @@ func LoadTrace(path, format string, max int) ([]trace.Record, error) {
 			break
 		}
 		if rec.Measured <= 0 {
-			return nil, fmt.Errorf("calibrate: %s (%s format), record %d: %w (a %s trace has none; use a DiskSim validate trace, raidsim CSV with measured_ns, MSR or SYSTOR '17)",
-				baseName(path), chosen, len(recs)+1, ErrNoMeasuredTimes, chosen)
+			return nil, fmt.Errorf("calibrate: %s (%s format), record %d: %w (%s)", baseName(path), chosen, len(recs)+1, ErrNoMeasuredTimes, measuredHint(chosen))
 		}
 		recs = append(recs, rec)
 	}
@@ -73,6 +74,19 @@ func LoadTrace(path, format string, max int) ([]trace.Record, error) {
 		return nil, fmt.Errorf("calibrate: %s: no read or write requests", baseName(path))
 	}
 	return recs, nil
+}
+
+// measuredHint says where to find measured times when a trace of format
+// f has none.
+func measuredHint(f trace.Format) string {
+	const use = "use a DiskSim validate trace, blkparse output with completions (--format blkparse:DC), raidsim CSV with measured_ns, MSR or SYSTOR '17"
+	switch f {
+	case trace.FormatBlkparse, trace.FormatBlkparseD:
+		return fmt.Sprintf("%s replays one kind of event; --format blkparse:DC pairs issues (D) with completions (C)", f)
+	case trace.FormatValidate, trace.FormatCSV, trace.FormatMSR, trace.FormatSystor17, trace.FormatBlkparseDC:
+		return "a measured time of 0 is not a service time; " + use
+	}
+	return fmt.Sprintf("a %s trace has none; %s", f, use)
 }
 
 func baseName(path string) string {

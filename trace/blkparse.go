@@ -29,10 +29,15 @@ import (
 // other events without data are skipped. Record.Device is the device
 // number as Linux's makedev builds it (major<<8 | minor for minor < 256:
 // 8,16 is 2064), Time the event time in nanoseconds. blkparse's text
-// output does not pair events, so Measured is zero.
+// output does not pair events, so Measured is zero; BlkparseServiceReader
+// pairs each D event with its completion.
 type BlkparseReader struct {
 	textReader
 	action byte
+	// withC also returns C events (for BlkparseServiceReader), and
+	// lastAction says which action the last record came from.
+	withC      bool
+	lastAction byte
 }
 
 // NewBlkparseReader reads blkparse output from r, replaying the events
@@ -101,9 +106,10 @@ func (b *BlkparseReader) parse(line []byte) (Record, bool, error) {
 	if major > 1<<20 || minor > 1<<20 {
 		return rec, false, b.lr.errorf("device", "%q is out of range", f[0])
 	}
-	if len(f[5]) != 1 || f[5][0] != b.action {
+	if len(f[5]) != 1 || (f[5][0] != b.action && !(b.withC && f[5][0] == 'C')) {
 		return rec, false, nil
 	}
+	b.lastAction = f[5][0]
 	ns, err := b.decimal("time", f[3], int64(time.Second))
 	if err != nil {
 		return rec, false, err

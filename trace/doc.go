@@ -59,7 +59,9 @@
 // Record.Time keeps each format's own clock in nanoseconds, as the table
 // says; Replay measures open-loop times from the first record it issues,
 // so the epoch does not matter. blkparse replays Q events by default and
-// D events with the format "blkparse:D". DiskSim's formats have their own
+// D events with the format "blkparse:D"; "blkparse:DC" pairs each D event
+// with its completion (C) and sets Measured to the time between
+// ([BlkparseServiceReader]). DiskSim's formats have their own
 // readers: "disksim" ([DiskSimReader], time in milliseconds), "mqsim"
 // (the same layout with whole-nanosecond times, as MQSim's traces have
 // it; [NewMQSimReader]) and "validate" ([ValidateReader]). Sniffing tells

@@ -102,6 +102,7 @@ func FuzzBlkparse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkReader(t, data, FormatBlkparse)
 		checkReader(t, data, FormatBlkparseD)
+		checkReader(t, data, FormatBlkparseDC)
 	})
 }
 

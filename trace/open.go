@@ -56,6 +56,7 @@ var formats = []formatSpec{
 	{FormatSPC, func(r io.Reader, n string) Reader { return NewSPCReader(r, n) }, sniffSPC},
 	{FormatBlkparse, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'Q'); return b }, sniffBlkparse},
 	{FormatBlkparseD, func(r io.Reader, n string) Reader { b, _ := NewBlkparseReader(r, n, 'D'); return b }, nil},
+	{FormatBlkparseDC, func(r io.Reader, n string) Reader { return NewBlkparseServiceReader(r, n) }, nil},
 	{FormatDiskSim, func(r io.Reader, n string) Reader { return NewDiskSimReader(r, n) }, sniffDiskSim},
 	{FormatMQSim, func(r io.Reader, n string) Reader { return NewMQSimReader(r, n) }, nil}, // Sniff: see mqsimTimes
 }
@@ -133,6 +134,8 @@ func NewReader(r io.Reader, name, format string) (Reader, Format, error) {
 	want := Format(strings.TrimSpace(format))
 	if strings.EqualFold(string(want), string(FormatBlkparseD)) {
 		want = FormatBlkparseD
+	} else if strings.EqualFold(string(want), string(FormatBlkparseDC)) {
+		want = FormatBlkparseDC
 	} else {
 		want = Format(strings.ToLower(string(want)))
 	}

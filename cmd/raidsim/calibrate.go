@@ -21,8 +21,10 @@ trace measured on the real drive, by minimizing the demerit (the RMS
 distance between the measured and simulated service-time distributions)
 with the Nelder-Mead simplex method. The trace is replayed as raidsim
 validate replays it: one request outstanding, each issued after the
-previous completion plus the recorded gap. It must record service times
-(a DiskSim validate trace, raidsim CSV with measured_ns, MSR, SYSTOR '17).
+previous completion plus the recorded gap. It must record service times:
+a DiskSim validate trace, blkparse output with completions (--format
+blkparse:DC pairs each D event with its C event), raidsim CSV with
+measured_ns, MSR, SYSTOR '17.
 
 --drive PRESET fits the preset's command overheads (read, write), seek
 curve (track-to-track, average, full stroke), head switch (and with it
@@ -77,7 +79,7 @@ func parseCalibrate(args []string, stdout io.Writer) (calibrateFlags, error) {
 	fs := newFlags("calibrate")
 	fs.StringVar(&c.drive, "drive", "", "starting drive preset: "+strings.Join(disk.PresetNames(), ", "))
 	fs.StringVar(&c.parv, "disksim", "", "starting DiskSim 4.0 model (.parv)")
-	fs.StringVar(&c.trace, "trace", "", "measured trace with service times (validate format, or csv/msr/systor17 with measured times)")
+	fs.StringVar(&c.trace, "trace", "", "measured trace with service times (validate, blkparse:DC, or csv/msr/systor17 with measured times)")
 	fs.StringVar(&c.format, "format", "auto", "trace format (auto sniffs it)")
 	fs.IntVar(&c.maxReq, "max-requests", 0, "fit on the first N requests of the trace (0: all)")
 	fs.IntVar(&c.iters, "iterations", calibrate.DefaultEvaluations, "most candidate models to evaluate (each replays the trace)")

@@ -103,9 +103,10 @@ simulator sees them (read or write, served from the buffer or the media,
 sequential or random), naming the largest: the class whose gap, weighted
 by its share of the requests, moves the mean the most.
 
-The trace must record service times: DiskSim's validate format, or raidsim
-CSV (measured_ns), MSR or SYSTOR '17 traces measured with one request
-outstanding (--format auto sniffs it).
+The trace must record service times: DiskSim's validate format, blkparse
+output with completions (--format blkparse:DC), or raidsim CSV
+(measured_ns), MSR or SYSTOR '17 traces measured with one request
+outstanding (--format auto sniffs all but blkparse:DC).
 `
 
 // runValidate is `raidsim validate`: replay a DiskSim validate trace on a
@@ -114,7 +115,7 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("validate")
 	parv := fs.String("disksim", "", "DiskSim 4.0 parameter file (.parv) of the drive")
 	tr := fs.String("trace", "", "validate trace: R/W Hit/Miss blkno bcount service_us next_interarrival_us")
-	format := fs.String("format", "validate", "trace format: validate, or auto, csv, msr, systor17 for traces with measured times")
+	format := fs.String("format", "validate", "trace format: validate, or auto, blkparse:DC, csv, msr, systor17 for traces with measured times")
 	maxReq := fs.Int("max-requests", 0, "score the first N requests of the trace (0: all)")
 	plot := fs.String("plot", "", "plot the two CDFs: \"-\" or \"text\" for a text plot, FILE.svg for an SVG")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
