@@ -160,7 +160,8 @@ func TestHostSpecErrors(t *testing.T) {
 // TestHostPowerLoss: a power failure loses the page cache's dirty data
 // with the rest.
 func TestHostPowerLoss(t *testing.T) {
-	x := &spec.Experiment{Seed: 1, PowerLossAt: spec.Duration(100 * time.Millisecond),
+	at := spec.Duration(100 * time.Millisecond)
+	x := &spec.Experiment{Seed: 1, PowerLossAt: &at,
 		Stack:  spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"}, Host: spec.Host{Preset: "server"}},
 		Phases: []spec.Phase{{Job: spec.Job{RW: "write", BS: 1 << 20, IOs: 64}}}}
 	rep := runX(t, x)
