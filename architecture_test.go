@@ -22,7 +22,7 @@ var allowedImports = map[string][]string{
 	"sim":     {},
 	"disk":    {"sim", "internal/counters"},
 	"raid":    {"sim"},
-	"cache":   {"sim", "github.com/google/btree"},
+	"cache":   {"sim"},
 	"host":    {"sim", "cache"},
 	"trace":   {"sim", "gonum.org/v1/gonum"},
 	"metrics": {"sim", "gonum.org/v1/gonum"},

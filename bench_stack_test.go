@@ -5,8 +5,14 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/trace"
 )
 
 // stackExperiment is the stack benchmark: a 64 MiB volume write-back
@@ -50,6 +56,92 @@ func BenchmarkStack(b *testing.B) {
 			b.ReportMetric(reqs/b.Elapsed().Seconds(), "requests/s")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/reqs, "ns/request")
 			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/reqs, "allocs/request")
+		})
+	}
+}
+
+// stackLoop keeps depth requests of a synthetic workload outstanding
+// on a stack, recording each completion as a run does.
+type stackLoop struct {
+	dev  sim.Device
+	gen  *trace.Synthetic
+	rec  metrics.Recorder
+	done int
+	err  error
+}
+
+func (l *stackLoop) submit(r *sim.Request) {
+	rec, err := l.gen.Next()
+	if err != nil {
+		l.err = err
+		return
+	}
+	r.Op, r.Offset, r.Length = rec.Op, rec.Offset, rec.Length
+	if err := l.dev.Submit(r); err != nil && l.err == nil {
+		l.err = err
+	}
+}
+
+func (l *stackLoop) onDone(r *sim.Request) {
+	l.done++
+	l.rec.Observe(r)
+	l.submit(r)
+}
+
+// TestStackSteadyStateAllocations: once warmed up (caches full, free
+// lists and indexes grown), the per-request path of the benchmarked
+// stacks, from the workload generator through the cache, the array and
+// the drives to the latency recorder, allocates nothing: 0 allocations
+// per request as testing.AllocsPerRun counts them, and fewer than 10 in
+// 50,000 requests (a free list growing when the requests in flight
+// reach a new peak).
+func TestStackSteadyStateAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("warms each stack up with 100,000 requests")
+	}
+	for _, tc := range []struct {
+		name  string
+		stack func(x *spec.Experiment)
+	}{
+		{"stack=cache-raid5x4", func(*spec.Experiment) {}},
+		{"stack=raid5x4", func(x *spec.Experiment) { x.Stack.Cache = nil }},
+		{"stack=disk/sched=satf", func(x *spec.Experiment) { x.Stack.Cache, x.Stack.RAID, x.Stack.Disks = nil, nil, 1 }},
+		{"stack=disk/sched=fcfs", func(x *spec.Experiment) {
+			x.Stack.Cache, x.Stack.RAID, x.Stack.Disks = nil, nil, 1
+			x.Stack.Drive.Scheduler = "fcfs"
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := stackExperiment(1)
+			tc.stack(x)
+			eng := sim.NewEngine(1)
+			s, err := raidsim.NewStack(eng, x.Stack, "", nil)
+			require.NoError(t, err)
+			gen, err := trace.NewSynthetic(trace.Workload{RW: trace.RWRandRW, RWMixRead: 70, BS: 4096}, eng.Rand("job"),
+				s.Top.Capacity(), s.Top.SectorSize())
+			require.NoError(t, err)
+			l := &stackLoop{dev: s.Top, gen: gen}
+			for range 32 {
+				l.submit(&sim.Request{Done: l.onDone})
+			}
+			for l.done < 100_000 && eng.Step() {
+			}
+			const n = 50_000
+			step := func() {
+				for target := l.done + 1; l.done < target && eng.Step(); {
+				}
+			}
+			perRequest := testing.AllocsPerRun(n, step)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range n {
+				step()
+			}
+			runtime.ReadMemStats(&after)
+			t.Logf("%d allocations in %d requests (free lists growing to a new peak of requests in flight)", after.Mallocs-before.Mallocs, n)
+			assert.Less(t, after.Mallocs-before.Mallocs, uint64(10), "allocations in %d requests", n)
+			require.NoError(t, l.err)
+			assert.Zero(t, perRequest, "allocations per request in steady state")
 		})
 	}
 }

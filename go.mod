@@ -3,7 +3,6 @@ module github.com/raidsim/raidsim
 go 1.26
 
 require (
-	github.com/google/btree v1.1.3
 	github.com/spf13/pflag v1.0.10
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5

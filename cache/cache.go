@@ -6,8 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/google/btree"
-
 	"github.com/raidsim/raidsim/sim"
 )
 
@@ -157,20 +155,19 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	fl := btree.NewFreeListG[*extent](1024)
+	pool := new(nodePool)
 	c := &Cache{
 		eng: eng, cfg: cfg, below: below, name: name, obs: obs,
 		ss: int64(below.SectorSize()), cap: below.Capacity(),
 		stripe: cfg.StripeBytes(),
-		dirty:  newExtentTree(cfg.Block, fl),
-		busy:   newExtentTree(cfg.Block, fl),
-		clean:  newExtentTree(cfg.Block, fl),
+		dirty:  newExtentTree(cfg.Block, pool),
+		busy:   newExtentTree(cfg.Block, pool),
+		clean:  newExtentTree(cfg.Block, pool),
 	}
 	c.dirty.longAt = c.stripe
 	c.age.i = 1
 	c.childDone = c.onChildDone
 	c.hComplete, c.hAck, c.hTick, c.hIdle, c.hReject = completeHandler{c}, ackHandler{c}, tickHandler{c}, idleHandler{c}, rejectHandler{c}
-	c.visit = func(e *extent) bool { return !c.consider(e) }
 	c.lastReadEnd = -1
 	c.dacc.since, c.dacc.start = eng.Now(), eng.Now()
 	c.st.FilledAt, c.st.HighWaterAt = sim.Never, sim.Never

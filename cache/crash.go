@@ -20,11 +20,11 @@ func (c *Cache) Crash() []Extent {
 		return nil
 	}
 	var lost []Extent
-	c.dirty.t.Ascend(func(e *extent) bool {
+	c.dirty.ascend(func(e *extent) bool {
 		lost = append(lost, Extent{e.off, e.end - e.off})
 		return true
 	})
-	c.busy.t.Ascend(func(e *extent) bool {
+	c.busy.ascend(func(e *extent) bool {
 		if e.destage && !e.orphan {
 			lost = append(lost, Extent{e.off, e.end - e.off})
 			e.orphan = true

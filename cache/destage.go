@@ -144,11 +144,11 @@ func (c *Cache) pick() (*extent, int64, int64) {
 			if e := c.dirty.containing(start); e != nil {
 				start = e.off
 			}
-			c.dirty.probe.off = start
-			c.dirty.t.AscendGreaterOrEqual(&c.dirty.probe, c.visit)
+			for at := c.dirty.idx.atOrAfter(start); at.ok() && !c.consider(at.ext()); at.next() {
+			}
 			if k.found == nil && !k.settled && start > 0 && k.partials < scanWindow {
-				c.dirty.probe.off = start
-				c.dirty.t.AscendLessThan(&c.dirty.probe, c.visit)
+				for at := c.dirty.idx.first(); at.ok() && at.ext().off < start && !c.consider(at.ext()); at.next() {
+				}
 			}
 		}
 		if k.found != nil {

@@ -8,8 +8,8 @@
 // WithDefaults and Validate follow the house style, and is itself a
 // sim.Device with the capacity and sector size of the device below, so it
 // stacks anywhere: over one drive, over a RAID array, under another
-// layer. It imports only sim and github.com/google/btree; it is told a
-// RAID array's stripe geometry as numbers.
+// layer. It imports only sim; it is told a RAID array's stripe geometry
+// as numbers.
 //
 // # Modes
 //
@@ -21,7 +21,8 @@
 //
 // # Dirty data
 //
-// Dirty data is kept as extents in a btree ordered by offset. A write
+// Dirty data is kept as extents in an index ordered by offset (a B+
+// tree of offsets written for them, allocation-free once warm). A write
 // merges with the dirty extents it overlaps or touches, so a sequential
 // stream becomes one growing extent and an overwrite replaces bytes in
 // memory that then never reach the device (Stats.OverwrittenBytes). When

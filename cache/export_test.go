@@ -42,7 +42,7 @@ func checkTree(name string, t *extentTree, lists ...*list) error {
 	prevEnd := int64(-1)
 	var err error
 	in := map[*extent]bool{}
-	t.t.Ascend(func(e *extent) bool {
+	t.ascend(func(e *extent) bool {
 		switch {
 		case e.off >= e.end:
 			err = fmt.Errorf("%s: empty extent [%d, %d)", name, e.off, e.end)
@@ -102,8 +102,8 @@ func checkList(name string, l *list, in map[*extent]bool) error {
 // dirty extents and destages in flight.
 func (c *Cache) checkEpochs() error {
 	counts := map[uint64]int{}
-	c.dirty.t.Ascend(func(e *extent) bool { counts[e.epoch]++; return true })
-	c.busy.t.Ascend(func(e *extent) bool {
+	c.dirty.ascend(func(e *extent) bool { counts[e.epoch]++; return true })
+	c.busy.ascend(func(e *extent) bool {
 		if e.destage {
 			counts[e.epoch]++
 		}
@@ -129,7 +129,7 @@ func (c *Cache) checkEpochs() error {
 func (c *Cache) checkDestages() error {
 	var destaging, destBytes int64
 	outstanding := 0
-	c.busy.t.Ascend(func(e *extent) bool {
+	c.busy.ascend(func(e *extent) bool {
 		if e.destage {
 			outstanding++
 			if !e.orphan {
@@ -155,7 +155,7 @@ func (c *Cache) checkDestages() error {
 func (c *Cache) checkWrites() error {
 	var dirty float64
 	var err error
-	c.dirty.t.Ascend(func(e *extent) bool {
+	c.dirty.ascend(func(e *extent) bool {
 		if !(e.writes > 0) {
 			err = fmt.Errorf("dirty extent [%d, %d) stands for %g writes", e.off, e.end, e.writes)
 		}
@@ -177,7 +177,7 @@ func (c *Cache) checkWrites() error {
 // longAt is zero).
 func countLong(t *extentTree) int {
 	n := 0
-	t.t.Ascend(func(e *extent) bool {
+	t.ascend(func(e *extent) bool {
 		if t.longAt > 0 && e.end-e.off >= t.longAt {
 			n++
 		}

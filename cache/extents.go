@@ -1,10 +1,6 @@
 package cache
 
-import (
-	"github.com/google/btree"
-
-	"github.com/raidsim/raidsim/sim"
-)
+import "github.com/raidsim/raidsim/sim"
 
 // Extent is a byte range of the device: Length bytes from Offset.
 type Extent struct {
@@ -46,8 +42,6 @@ type extent struct {
 	writes float64
 }
 
-func lessExtent(a, b *extent) bool { return a.off < b.off }
-
 // dataRange returns e's bytes for [a, b), capped, or nil.
 func (e *extent) dataRange(a, b int64) []byte {
 	if e.data == nil {
@@ -56,11 +50,10 @@ func (e *extent) dataRange(a, b int64) []byte {
 	return e.data[a-e.off : b-e.off : b-e.off]
 }
 
-// extentTree is a btree of disjoint extents ordered by offset, with the
-// byte and block-charge totals kept up to date. Its iterators are bound
-// once so searches do not allocate.
+// extentTree is an index of disjoint extents ordered by offset, with
+// the byte and block-charge totals kept up to date.
 type extentTree struct {
-	t      *btree.BTreeG[*extent]
+	idx    extentIndex
 	block  int64
 	bytes  int64 // sum of lengths
 	charge int64 // sum of whole blocks touched, in bytes
@@ -70,26 +63,11 @@ type extentTree struct {
 	longAt int64
 	long   int
 
-	probe   extent
-	found   *extent
-	limit   int64
-	max     int
-	buf     []*extent
-	first   btree.ItemIteratorG[*extent]
-	collect btree.ItemIteratorG[*extent]
+	buf []*extent // overlapping's result
 }
 
-func newExtentTree(block int64, fl *btree.FreeListG[*extent]) *extentTree {
-	t := &extentTree{block: block, t: btree.NewWithFreeListG(16, lessExtent, fl)}
-	t.first = func(e *extent) bool { t.found = e; return false }
-	t.collect = func(e *extent) bool {
-		if e.off >= t.limit || len(t.buf) >= t.max {
-			return false
-		}
-		t.buf = append(t.buf, e)
-		return true
-	}
-	return t
+func newExtentTree(block int64, pool *nodePool) *extentTree {
+	return &extentTree{block: block, idx: extentIndex{pool: pool}}
 }
 
 // chargeOf returns the bytes of the whole blocks [off, end) touches.
@@ -101,17 +79,17 @@ func (t *extentTree) chargeOf(off, end int64) int64 {
 	return ((end+b-1)/b - off/b) * b
 }
 
-func (t *extentTree) len() int { return t.t.Len() }
+func (t *extentTree) len() int { return t.idx.count }
 
 func (t *extentTree) insert(e *extent) {
-	t.t.ReplaceOrInsert(e)
+	t.idx.insert(e)
 	t.bytes += e.end - e.off
 	t.charge += t.chargeOf(e.off, e.end)
 	t.long += t.isLong(e.off, e.end)
 }
 
 func (t *extentTree) remove(e *extent) {
-	t.t.Delete(e)
+	t.idx.delete(e.off)
 	t.bytes -= e.end - e.off
 	t.charge -= t.chargeOf(e.off, e.end)
 	t.long -= t.isLong(e.off, e.end)
@@ -132,9 +110,9 @@ func (t *extentTree) setRange(e *extent, off, end int64) {
 	t.charge += t.chargeOf(off, end) - t.chargeOf(e.off, e.end)
 	t.long += t.isLong(off, end) - t.isLong(e.off, e.end)
 	if off != e.off {
-		t.t.Delete(e)
+		t.idx.delete(e.off)
 		e.off, e.end = off, end
-		t.t.ReplaceOrInsert(e)
+		t.idx.insert(e)
 		return
 	}
 	e.end = end
@@ -142,16 +120,18 @@ func (t *extentTree) setRange(e *extent, off, end int64) {
 
 // floor returns the last extent starting at or before pos, or nil.
 func (t *extentTree) floor(pos int64) *extent {
-	t.found, t.probe.off = nil, pos
-	t.t.DescendLessOrEqual(&t.probe, t.first)
-	return t.found
+	if c := t.idx.atOrBefore(pos); c.ok() {
+		return c.ext()
+	}
+	return nil
 }
 
 // ceil returns the first extent starting at or after pos, or nil.
 func (t *extentTree) ceil(pos int64) *extent {
-	t.found, t.probe.off = nil, pos
-	t.t.AscendGreaterOrEqual(&t.probe, t.first)
-	return t.found
+	if c := t.idx.atOrAfter(pos); c.ok() {
+		return c.ext()
+	}
+	return nil
 }
 
 // containing returns the extent holding byte pos, or nil.
@@ -176,23 +156,25 @@ func (t *extentTree) nextStart(pos, limit int64) int64 {
 // next call.
 func (t *extentTree) overlapping(off, end int64, adjacent bool) []*extent {
 	t.buf = t.buf[:0]
-	start := off
-	if e := t.floor(off); e != nil && (e.end > off || (adjacent && e.end == off)) {
-		start = e.off
-	}
-	t.limit, t.max = end, int(^uint(0)>>1)
+	limit := end
 	if adjacent {
-		t.limit = end + 1
+		limit = end + 1
 	}
-	t.probe.off = start
-	t.t.AscendGreaterOrEqual(&t.probe, t.collect)
-	// The first extent may end before off when it was found by floor
-	// only to anchor the scan.
-	if len(t.buf) > 0 && (t.buf[0].end < off || (!adjacent && t.buf[0].end == off)) {
-		t.buf = t.buf[1:]
+	c := t.idx.atOrBefore(off)
+	if !c.ok() {
+		c = t.idx.first()
+	} else if e := c.ext(); e.end < off || (!adjacent && e.end == off) {
+		c.next() // ends before the range: not in it
+	}
+	for ; c.ok() && c.ext().off < limit; c.next() {
+		t.buf = append(t.buf, c.ext())
 	}
 	return t.buf
 }
+
+// ascend calls fn on every extent in offset order until it returns
+// false; fn must not change the tree.
+func (t *extentTree) ascend(fn func(*extent) bool) { t.idx.ascend(fn) }
 
 // covered returns the bytes of [off, end) the tree holds.
 func (t *extentTree) covered(off, end int64) int64 {

@@ -421,9 +421,9 @@ func TestProperty(t *testing.T) {
 // considered, and requires the same counts and the same end time: the
 // shortcuts only skip work whose outcome is known.
 func TestPickShortcutsChangeNothing(t *testing.T) {
-	n := 60
+	n := 30
 	if testing.Short() {
-		n = 15
+		n = 10
 	}
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		var got [2]cache.Stats
