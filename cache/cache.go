@@ -61,7 +61,6 @@ type Cache struct {
 	// without the shortcuts that skip what cannot change its choice
 	// (tests compare the two).
 	exhaustive bool
-	visit      func(*extent) bool
 
 	childDone func(*sim.Request)
 	// The cache's events, each a small handler bound once in New, as the
