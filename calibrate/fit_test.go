@@ -237,7 +237,3 @@ func TestLoadTrace(t *testing.T) {
 		t.Errorf("the first 2 of 3: %v, %d", err, len(recs))
 	}
 }
-
-func contains(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub)))
-}
