@@ -201,6 +201,7 @@ func (h *Host) issue(now sim.Time, hr *hreq) {
 	if h.pc == nil {
 		h.stats.direct++
 	}
+	h.obs.OnChild(h.name, hr.up, &hr.Request, -1, now)
 	if err := dev.Submit(&hr.Request); err != nil {
 		hr.Err = err
 		hr.Completed = now

@@ -156,12 +156,8 @@ func childKind(pl *Life, c *sim.Request, member int) string {
 		return "background"
 	case member >= 0:
 		return "member"
-	case c.Op == sim.Flush:
-		return "flush"
-	case c.Op == sim.Read:
-		return "miss"
 	}
-	return "write-around"
+	return c.Op.String() + " below"
 }
 
 func (g *Log) destage(device string, c *sim.Request, now sim.Time) {
