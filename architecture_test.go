@@ -28,6 +28,8 @@ var allowedImports = map[string][]string{
 	"metrics": {"sim", "gonum.org/v1/gonum"},
 	"simtest": {"sim"},
 	"lifelog": {"sim"},
+	// traceevents writes a lifelog as Chrome trace events.
+	"traceevents": {"sim", "lifelog"},
 	"sweep":   {},
 	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it

@@ -2,7 +2,6 @@ package raidsim
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/lifelog"
@@ -65,16 +64,8 @@ func (p *PhaseSums) add(l *lifelog.Life) {
 // isDriveName reports whether a device name is a drive's as Build
 // names them ("disk0", "xdisk3").
 func isDriveName(name string) bool {
-	i := strings.LastIndex(name, "disk")
-	if i < 0 || i+4 == len(name) {
-		return false
-	}
-	for _, r := range name[i+4:] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	_, ok := lifelog.DriveIndex(name)
+	return ok
 }
 
 // Table renders the averages in milliseconds per request.

@@ -130,7 +130,12 @@ func (c *Cache) noteDirty() {
 	a.since = now
 	a.cur = c.dirty.bytes + c.destBytes
 	a.peak = max(a.peak, a.cur)
+	c.obs.OnLevel(c.name, DirtyLevel, a.cur, now)
 }
+
+// DirtyLevel names the cache's dirty bytes (those being destaged
+// included) in sim.Observer.Level calls.
+const DirtyLevel = "dirty bytes"
 
 // Stats returns the counts so far; the dirty-byte mean runs to the
 // current virtual time.

@@ -66,6 +66,7 @@ func (d *Drive) settle(c *cmd, now sim.Time) {
 	case kWriteCached:
 		d.rc.wrote(c.lba, c.n)
 		d.dirty.insert(&d.g, c.lba, c.n, d.maxMerge)
+		d.noteWriteCache(now)
 		d.st.WriteCacheHits++
 		if db := d.dirty.sectors + d.destaging.n; d.destageActive && db > d.dirtyPeak {
 			d.dirtyPeak = db

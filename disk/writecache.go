@@ -89,6 +89,7 @@ func (d *Drive) startDestage(now sim.Time) {
 func (d *Drive) onDestageDone(now sim.Time) {
 	d.accrue(now)
 	d.destageActive = false
+	d.noteWriteCache(now)
 	d.kick(now)
 }
 

@@ -1,6 +1,11 @@
 package lifelog
 
-import "github.com/raidsim/raidsim/sim"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/raidsim/raidsim/sim"
+)
 
 // DefaultHostName is the device name trace.Replay gives the hooks it
 // calls for the requests it submits.
@@ -30,8 +35,13 @@ type Log struct {
 
 	// Roots are the recorded roots in the order first seen.
 	Roots []*Life
-	// Cut counts the roots left out by MaxRoots or Until.
-	Cut int64
+	// Cut counts the roots left out by MaxRoots or Until, and CutAt is
+	// when the first was left out (0 when none was).
+	Cut   int64
+	CutAt sim.Time
+	// Levels are the quantities devices reported (sim.Observer.Level)
+	// up to CutAt, in time order; Discard leaves them out.
+	Levels []Level
 
 	seq     int
 	kept    int
@@ -39,6 +49,13 @@ type Log struct {
 	live    map[*sim.Request]*Life
 	pending map[string][]pendingWrite
 	obs     sim.Observer
+}
+
+// Level is one report of a device's level.
+type Level struct {
+	Device, What string
+	Value        int64
+	At           sim.Time
 }
 
 // pendingWrite is an absorbed host write whose data has not all been
@@ -54,7 +71,7 @@ func (g *Log) Observer() *sim.Observer {
 		g.live = make(map[*sim.Request]*Life)
 		g.pending = make(map[string][]pendingWrite)
 		g.obs = sim.Observer{Submitted: g.submitted, Phase: g.phase, Completed: g.completed,
-			Child: g.child, Plan: g.plan, Absorb: g.absorb, Destage: g.destage, Position: g.position}
+			Child: g.child, Plan: g.plan, Absorb: g.absorb, Destage: g.destage, Position: g.position, Level: g.level}
 	}
 	return &g.obs
 }
@@ -83,13 +100,13 @@ func (g *Log) newLife(r *sim.Request, now sim.Time) *Life {
 func (g *Log) root(r *sim.Request, now sim.Time, host bool) *Life {
 	if g.MaxHost > 0 && (!host || g.hosts >= g.MaxHost) {
 		if host {
-			g.Cut++
+			g.cut(now)
 		}
 		g.live[r] = nil
 		return nil
 	}
 	if g.full(now) {
-		g.Cut++
+		g.cut(now)
 		g.live[r] = nil
 		return nil
 	}
@@ -232,4 +249,31 @@ func (g *Log) completed(device string, r *sim.Request, now sim.Time) {
 	if l.Parent == nil && g.Finished != nil {
 		g.Finished(l)
 	}
+}
+
+func (g *Log) cut(now sim.Time) {
+	if g.Cut == 0 {
+		g.CutAt = now
+	}
+	g.Cut++
+}
+
+func (g *Log) level(device, what string, v int64, now sim.Time) {
+	if !g.Discard && g.Cut == 0 {
+		g.Levels = append(g.Levels, Level{Device: device, What: what, Value: v, At: now})
+	}
+}
+
+// DriveIndex returns the index of a drive named as raidsim names them
+// ("disk3", or with a stack prefix "adisk3"), and whether name is one.
+func DriveIndex(name string) (int, bool) {
+	i := strings.LastIndex(name, "disk")
+	if i < 0 || i+4 == len(name) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[i+4:])
+	if err != nil || n < 0 || name[i+4] == '+' {
+		return 0, false
+	}
+	return n, true
 }

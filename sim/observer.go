@@ -74,6 +74,17 @@ type Observer struct {
 	// Position is called when a drive starts a media access for r: how
 	// far the arm moved and where the platter was.
 	Position func(device string, r *Request, p Position)
+	// Level is called when a quantity a device holds changes: what
+	// names it ("dirty bytes" of a cache, "write cache bytes" of a
+	// drive), value is the new level in its unit.
+	Level func(device, what string, value int64, now Time)
+}
+
+// OnLevel calls o.Level if o and the hook are non-nil.
+func (o *Observer) OnLevel(device, what string, value int64, now Time) {
+	if o != nil && o.Level != nil {
+		o.Level(device, what, value, now)
+	}
 }
 
 // StripePlan describes how an array updates one stripe's parity for a

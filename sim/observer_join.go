@@ -54,6 +54,11 @@ func JoinObservers(obs ...*Observer) *Observer {
 				o.OnDestage(d, c, now)
 			}
 		},
+		Level: func(d, what string, v int64, now Time) {
+			for _, o := range os {
+				o.OnLevel(d, what, v, now)
+			}
+		},
 		Position: func(d string, r *Request, p Position) {
 			for _, o := range os {
 				if o.Position != nil {

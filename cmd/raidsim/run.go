@@ -67,7 +67,7 @@ func outputOf(flags []given) (output, error) {
 
 // runRun is `raidsim run`: the experiment the flags describe, run, its
 // report printed.
-func runRun(args []string, stdout, _ io.Writer) error {
+func runRun(args []string, stdout, stderr io.Writer) error {
 	flags, err := parseTable("run", runFlags, args, stdout, runHelp)
 	if err != nil {
 		return err
@@ -80,7 +80,11 @@ func runRun(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var views []*sim.Observer
+	te, err := traceEventsOf(flags)
+	if err != nil {
+		return err
+	}
+	views := []*sim.Observer{te.observer()}
 	var tables []func() metrics.Table
 	if out.timeline > 0 {
 		tl := raidsim.NewTimeline(out.timeline)
@@ -93,6 +97,9 @@ func runRun(args []string, stdout, _ io.Writer) error {
 	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...)})
 	if err != nil {
 		return b.explain(err)
+	}
+	if err := te.write(stderr); err != nil {
+		return err
 	}
 	if out.json {
 		return rep.WriteJSON(stdout)

@@ -224,6 +224,8 @@ var runFlags = []*runFlag{
 		usage: "also print the mean time per request in each phase (queue, overhead, seek, rotate, media, bus, cache, other) over the whole run (text only)"},
 }
 
+func init() { runFlags = append(runFlags, traceEventFlags...) }
+
 // maxTimeline bounds --timeline: a timeline is for reading, not storage.
 const maxTimeline = 10000
 
