@@ -30,8 +30,8 @@ var allowedImports = map[string][]string{
 	"lifelog": {"sim"},
 	// traceevents writes a lifelog as Chrome trace events.
 	"traceevents": {"sim", "lifelog"},
-	"sweep":   {},
-	"plot":    {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
+	"sweep":       {},
+	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
 	"spec":         {"sim", "disk", "raid", "cache", "host", "trace", "go.yaml.in/yaml/v3"},
