@@ -77,6 +77,13 @@ func TestHostRAID5Read(t *testing.T) {
 	if a.Host.CPUUtilizationPct <= b.Host.CPUUtilizationPct {
 		t.Errorf("RAID 5 CPU %.1f%%, want above one drive's %.1f%%", a.Host.CPUUtilizationPct, b.Host.CPUUtilizationPct)
 	}
+	// The cause: without md's stripe-cache work RAID 5 reads as one drive.
+	x := nasRead(true, 8192, false)
+	zero := spec.Duration(0)
+	x.Stack.Host.StripeCachePerPage = &zero
+	if c := runX(t, x).Phases[0]; c.All.MBPerS < 0.95*b.All.MBPerS {
+		t.Errorf("RAID 5 without stripe-cache cost reads %.1f MB/s, want one drive's %.1f", c.All.MBPerS, b.All.MBPerS)
+	}
 	if b.All.MBPerS < 0.75*66 || b.All.MBPerS > 1.25*66 {
 		t.Errorf("one drive reads %.1f MB/s, want within 25%% of the article's ~66", b.All.MBPerS)
 	}

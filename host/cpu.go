@@ -71,14 +71,15 @@ type cpu struct {
 
 func newCPU(cores int) *cpu { return &cpu{free: make([]sim.Time, cores)} }
 
-// run queues work of cost c arriving at now and returns when it ends.
-func (u *cpu) run(now sim.Time, c *cost) sim.Time {
+// run queues work of cost c arriving at now and returns when a core
+// starts it and when it ends.
+func (u *cpu) run(now sim.Time, c *cost) (start, end sim.Time) {
 	d := c.total()
 	for k, v := range c {
 		u.busy[k] += v
 	}
 	if d == 0 {
-		return now
+		return now, now
 	}
 	best := 0
 	for i := 1; i < len(u.free); i++ {
@@ -86,11 +87,11 @@ func (u *cpu) run(now sim.Time, c *cost) sim.Time {
 			best = i
 		}
 	}
-	start := max(now, u.free[best])
+	start = max(now, u.free[best])
 	u.wait += start.Sub(now)
 	u.jobs++
 	u.free[best] = addTime(start, d)
-	return u.free[best]
+	return start, u.free[best]
 }
 
 // perRate returns the time n bytes take at rate bytes per second, zero

@@ -127,7 +127,7 @@ func (h *Host) Attach(below sim.Device, st Storage) error {
 	if h.p.PageCacheSize() == 0 {
 		return nil
 	}
-	pc, err := cache.New(h.eng, h.p.PageCacheConfig(), s, h.name+"page-cache", h.obs)
+	pc, err := cache.New(h.eng, h.p.PageCacheConfig(), s, h.name+"-page-cache", h.obs)
 	if err != nil {
 		return fmt.Errorf("host: page cache: %w", err)
 	}
@@ -166,7 +166,9 @@ func (h *Host) Submit(r *sim.Request) error {
 			n += r.Length
 		}
 		hr.stage = stageArrive
-		h.eng.Schedule(h.link[toHost].send(now, n, l), &h.ev, hr)
+		at := h.link[toHost].send(now, n, l)
+		h.obs.OnPhase(h.name, r, sim.PhaseBus, now, at)
+		h.eng.Schedule(at, &h.ev, hr)
 		return nil
 	}
 	h.arrive(now, hr)
@@ -185,7 +187,9 @@ func (h *Host) arrive(now sim.Time, hr *hreq) {
 	if l := p.Network; l != nil {
 		h.c[KindNetwork] = satAdd(l.CPUPerRequest, perKiB(dataLen(r), l.CPUPerKiB))
 	}
-	end := h.cpu.run(now, &h.c)
+	start, end := h.cpu.run(now, &h.c)
+	h.obs.OnPhase(h.name, r, sim.PhaseQueue, now, start)
+	h.obs.OnPhase(h.name, r, sim.PhaseOverhead, start, end)
 	if end == now {
 		h.issue(now, hr)
 		return
@@ -219,7 +223,9 @@ func (h *Host) childDone(q *sim.Request) {
 			n += hr.up.Length
 		}
 		hr.stage = stageReply
-		h.eng.Schedule(h.link[toClient].send(now, n, l), &h.ev, hr)
+		at := h.link[toClient].send(now, n, l)
+		h.obs.OnPhase(h.name, hr.up, sim.PhaseBus, now, at)
+		h.eng.Schedule(at, &h.ev, hr)
 		return
 	}
 	h.finish(now, hr)

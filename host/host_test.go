@@ -387,3 +387,39 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("%.1f allocations per write and read", a)
 	}
 }
+
+// TestObserver: a NAS request's life shows the link (bus), the CPU
+// (overhead) and the request the host sends its page cache.
+func TestObserver(t *testing.T) {
+	p, _ := host.Preset("nas-1gb")
+	eng := sim.NewEngine(1)
+	mem, _ := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 30, ReadLatency: time.Millisecond})
+	var log []string
+	obs := &sim.Observer{
+		Phase: func(dev string, r *sim.Request, ph sim.Phase, start, end sim.Time) {
+			log = append(log, dev+" "+ph.String())
+		},
+		Child: func(dev string, parent, child *sim.Request, _ int, _ sim.Time) {
+			if dev == "nas" {
+				log = append(log, dev+" child "+child.String())
+			}
+		},
+	}
+	h, err := host.New(eng, p, "nas", obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Attach(h.Driver(mem, "disk0"), host.Storage{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Submit(&sim.Request{Op: sim.Read, Length: 65536, Done: func(*sim.Request) {}}); err != nil {
+		t.Fatal(err)
+	}
+	eng.Run()
+	got := strings.Join(log, "; ")
+	for _, want := range []string{"nas bus; nas overhead; nas child read 65536@0", "disk0 overhead", "nas bus"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lacks %q:\n%s", want, got)
+		}
+	}
+}

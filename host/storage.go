@@ -114,8 +114,10 @@ func (s *shim) Submit(r *sim.Request) error {
 		return fmt.Errorf("host %s: %w", s.name, err)
 	}
 	s.cost(r)
-	end := s.h.cpu.run(now, &s.c)
+	start, end := s.h.cpu.run(now, &s.c)
 	r.Issued = now
+	s.h.obs.OnPhase(s.name, r, sim.PhaseQueue, now, start)
+	s.h.obs.OnPhase(s.name, r, sim.PhaseOverhead, start, end)
 	if end == now {
 		return s.below.Submit(r)
 	}

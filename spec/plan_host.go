@@ -21,7 +21,9 @@ func planHost(p *problems, h *Host, pl *Plan) {
 		}{{"cores", h.Cores != 0}, {"ram", h.RAM != 0}, {"page_cache", h.PageCache != ""}, {"direct", h.Direct},
 			{"dirty_ratio", h.DirtyRatio != 0}, {"dirty_background_ratio", h.DirtyBackgroundRatio != 0},
 			{"dirty_expire", h.DirtyExpire != 0}, {"writeback_interval", h.WritebackInterval != 0},
-			{"read_ahead", h.ReadAhead != 0}, {"network", h.Network != ""}} {
+			{"read_ahead", h.ReadAhead != 0}, {"network", h.Network != ""}, {"syscall_cost", h.SyscallCost != nil},
+			{"command_cost", h.CommandCost != nil}, {"stripe_cache_per_page", h.StripeCachePerPage != nil},
+			{"copy_rate", h.CopyRate != nil}, {"xor_rate", h.XORRate != nil}} {
 			if f.set {
 				p.add(at+f.key, "needs a host model (stack.host.preset, e.g. nas-1gb)")
 			}
@@ -34,6 +36,7 @@ func planHost(p *problems, h *Host, pl *Plan) {
 		return
 	}
 	overrideHost(p, h, &hp)
+	overrideCPU(p, h, &hp)
 	hp = hp.WithDefaults()
 	if !p.under("stack.host") {
 		if err := hp.Validate(); err != nil {
@@ -126,4 +129,36 @@ func withProtocolCost(l host.Link, old *host.Link) *host.Link {
 		l.CPUPerRequest, l.CPUPerKiB = old.CPUPerRequest, old.CPUPerKiB
 	}
 	return &l
+}
+
+// overrideCPU applies the description's CPU cost overrides to hp.
+func overrideCPU(p *problems, h *Host, hp *host.Params) {
+	const at = "stack.host."
+	for _, f := range []struct {
+		key string
+		v   *Duration
+		dst *time.Duration
+	}{{"syscall_cost", h.SyscallCost, &hp.SyscallCost}, {"command_cost", h.CommandCost, &hp.CommandCost},
+		{"stripe_cache_per_page", h.StripeCachePerPage, &hp.StripeCachePerPage}} {
+		if f.v == nil {
+			continue
+		}
+		if *f.v < 0 || time.Duration(*f.v) > time.Second {
+			p.add(at+f.key, "%v is outside 0..1s", time.Duration(*f.v))
+		}
+		*f.dst = time.Duration(*f.v)
+	}
+	for _, f := range []struct {
+		key string
+		v   *Size
+		dst *int64
+	}{{"copy_rate", h.CopyRate, &hp.CopyRate}, {"xor_rate", h.XORRate, &hp.XORRate}} {
+		if f.v == nil {
+			continue
+		}
+		if *f.v < 0 {
+			p.add(at+f.key, "%d bytes/s is negative", *f.v)
+		}
+		*f.dst = int64(*f.v)
+	}
 }

@@ -246,6 +246,17 @@ type Host struct {
 	// Network is the link from the benchmark client: none, gigabit or
 	// 10gbe (default the preset's: gigabit for nas-1gb, none otherwise).
 	Network string `yaml:"network,omitempty" json:"network,omitempty" default:"(the preset's)"`
+	// SyscallCost, CommandCost and StripeCachePerPage override the
+	// preset's CPU time per file request, per drive command and per page
+	// through software RAID's stripe cache (host.Params).
+	SyscallCost        *Duration `yaml:"syscall_cost,omitempty" json:"syscall_cost,omitempty" default:"(the preset's)"`
+	CommandCost        *Duration `yaml:"command_cost,omitempty" json:"command_cost,omitempty" default:"(the preset's)"`
+	StripeCachePerPage *Duration `yaml:"stripe_cache_per_page,omitempty" json:"stripe_cache_per_page,omitempty" default:"(the preset's)"`
+	// CopyRate and XORRate override the preset's memory copy and software
+	// parity rates in bytes per second (xor_rate 0: parity costs no host
+	// CPU, as with a hardware RAID controller).
+	CopyRate *Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty" default:"(the preset's)"`
+	XORRate  *Size `yaml:"xor_rate,omitempty" json:"xor_rate,omitempty" default:"(the preset's)"`
 }
 
 // Phase is one phase of an experiment: its own job (a synthetic
