@@ -27,6 +27,7 @@ var allowedImports = map[string][]string{
 	"trace":   {"sim", "gonum.org/v1/gonum"},
 	"metrics": {"sim", "gonum.org/v1/gonum"},
 	"simtest": {"sim"},
+	"faults":  {"sim"},
 	"lifelog": {"sim"},
 	// traceevents writes a lifelog as Chrome trace events.
 	"traceevents": {"sim", "lifelog"},
