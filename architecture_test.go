@@ -19,16 +19,17 @@ const module = "github.com/raidsim/raidsim"
 // A directory missing here (the root, cmd/, examples/) may import anything
 // in the module.
 var allowedImports = map[string][]string{
-	"sim":     {},
-	"disk":    {"sim", "internal/counters"},
-	"raid":    {"sim"},
-	"cache":   {"sim"},
-	"host":    {"sim", "cache"},
-	"trace":   {"sim", "gonum.org/v1/gonum"},
-	"metrics": {"sim", "gonum.org/v1/gonum"},
-	"simtest": {"sim"},
-	"faults":  {"sim"},
-	"lifelog": {"sim"},
+	"sim":         {},
+	"disk":        {"sim", "internal/counters"},
+	"raid":        {"sim"},
+	"cache":       {"sim"},
+	"host":        {"sim", "cache"},
+	"trace":       {"sim", "gonum.org/v1/gonum"},
+	"metrics":     {"sim", "gonum.org/v1/gonum"},
+	"simtest":     {"sim"},
+	"faults":      {"sim"},
+	"reliability": {},
+	"lifelog":     {"sim"},
 	// traceevents writes a lifelog as Chrome trace events.
 	"traceevents": {"sim", "lifelog"},
 	"sweep":       {},

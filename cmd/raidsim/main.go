@@ -45,6 +45,7 @@ Usage:
   raidsim calibrate        fit a preset's or DiskSim model's unpublished parameters to a measured trace: --drive PRESET|--disksim FILE.parv --trace FILE
   raidsim sweep            run a grid of what-ifs in parallel: --config FILE [--workers N] [--shard I/N] [--csv|--json] [--plot FILE.svg]
   raidsim bench [flags]    time an experiment (default: the stack benchmark): requests/s, ns and allocs per request, peak RSS
+  raidsim reliability      odds of data loss: MTTDL (Markov and Monte Carlo) and loss per year of RAID 1/5/6/10: --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
   raidsim help             show this help
 
 Every command lists its flags with --help (raidsim run --help).
@@ -52,16 +53,17 @@ Every command lists its flags with --help (raidsim run --help).
 
 // commands are the subcommands, by name.
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"demo":      runDemo,
-	"drives":    runDrives,
-	"run":       runRun,
-	"explain":   runExplain,
-	"gen":       runGen,
-	"convert":   runConvert,
-	"validate":  runValidate,
-	"calibrate": runCalibrate,
-	"sweep":     runSweep,
-	"bench":     runBench,
+	"demo":        runDemo,
+	"drives":      runDrives,
+	"run":         runRun,
+	"explain":     runExplain,
+	"gen":         runGen,
+	"convert":     runConvert,
+	"validate":    runValidate,
+	"calibrate":   runCalibrate,
+	"sweep":       runSweep,
+	"bench":       runBench,
+	"reliability": runReliability,
 }
 
 // run is main without the process: it returns the exit status.

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/reliability"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// reliabilityHelp introduces `raidsim reliability --help`.
+const reliabilityHelp = `Usage: raidsim reliability --raid LEVEL [--disks N] --capacity SIZE|--drive PRESET --afr PERCENT|--mttf HOURS [--ure RATE] [flags]
+
+Prints the odds of losing data on an array of N drives: the mean time to
+data loss (MTTDL) by the Markov closed form and by a seeded Monte Carlo
+simulation of failure and rebuild windows, and the probability of a loss
+per year. Drives fail at their AFR; a failed drive is rebuilt in the
+rebuild time; data is lost when more drives fail than the level tolerates
+before the rebuild ends, or when a rebuild with no redundancy left reads
+an unrecoverable sector (--ure, per bit read).
+
+The rebuild time is --rebuild when given; otherwise the capacity over the
+rebuild rate: md's speed_limit_max (--rebuild-rate, 200000 KiB/s), or with
+--drive the drive's mean sequential rate over its surface when slower.
+Sizes are powers of 1024 as everywhere in raidsim ("2TB" is 2 TiB); give
+a drive label's decimal terabytes as digits (2000000000000).
+
+  raidsim reliability --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
+`
+
+// reliabilityOptions are the flags of `raidsim reliability`.
+type reliabilityOptions struct {
+	raid, capacity, drive string
+	disks                 int
+	afr, mttf, ure        float64
+	rebuild               time.Duration
+	rebuildRate           string
+	cycles                int
+	seed                  uint64
+	json                  bool
+}
+
+// mdSpeedLimitMax is md's default /proc/sys/dev/raid/speed_limit_max,
+// 200000 KiB/s: the fastest md rebuilds when nothing else runs.
+const mdSpeedLimitMax = 200000 << 10
+
+// reliabilityReport is the command's output.
+type reliabilityReport struct {
+	RAID                  int     `json:"raid"`
+	Disks                 int     `json:"disks"`
+	CapacityBytes         int64   `json:"capacity_bytes"`
+	AFR                   float64 `json:"afr,omitempty"`
+	MTTFHours             float64 `json:"mttf_hours,omitempty"`
+	UREPerBit             float64 `json:"ure_per_bit"`
+	RebuildHours          float64 `json:"rebuild_hours"`
+	RebuildFrom           string  `json:"rebuild_from"`
+	PUREDuringRebuild     float64 `json:"p_ure_during_rebuild"`
+	MTTDLHoursMarkov      float64 `json:"mttdl_hours_markov"`
+	MTTDLHoursMonteCarlo  float64 `json:"mttdl_hours_monte_carlo"`
+	MTTDLMonteCarloStdErr float64 `json:"mttdl_hours_monte_carlo_stderr"`
+	PLossPerYear          float64 `json:"p_loss_per_year"`
+	PLossPerYearMarkov    float64 `json:"p_loss_per_year_markov"`
+	MonteCarloCycles      int     `json:"monte_carlo_cycles"`
+	Seed                  uint64  `json:"seed"`
+}
+
+func runReliability(args []string, stdout, _ io.Writer) error {
+	o := reliabilityOptions{rebuildRate: strconv.Itoa(mdSpeedLimitMax), seed: 1, cycles: 100_000}
+	fs := newFlags("reliability")
+	fs.StringVar(&o.raid, "raid", "", "RAID level: 1, 5, 6 or 10")
+	fs.IntVar(&o.disks, "disks", 0, "number of drives (default: the fewest the level needs)")
+	fs.StringVar(&o.capacity, "capacity", "", "each drive's capacity, e.g. 2TB (default: the --drive preset's)")
+	fs.StringVar(&o.drive, "drive", "", "drive preset: its capacity, and its sequential rate caps the rebuild rate")
+	fs.Float64Var(&o.afr, "afr", 0, "annualized failure rate in percent, e.g. 2")
+	fs.Float64Var(&o.mttf, "mttf", 0, "mean time to failure in hours, instead of --afr")
+	fs.Float64Var(&o.ure, "ure", 0, "unrecoverable read errors per bit read, e.g. 1e-14")
+	fs.DurationVar(&o.rebuild, "rebuild", 0, "rebuild time of one drive, e.g. 6h (default: capacity over the rebuild rate)")
+	fs.StringVar(&o.rebuildRate, "rebuild-rate", o.rebuildRate, "rebuild rate in bytes/s when --rebuild is not given (md's speed_limit_max)")
+	fs.IntVar(&o.cycles, "cycles", o.cycles, "Monte Carlo cycles (failure to full redundancy)")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "Monte Carlo seed: the same seed prints the same figures")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, reliabilityHelp, fs) }, nil)
+	if err != nil {
+		return err
+	}
+	if err := noArgs(rest); err != nil {
+		return err
+	}
+	rep, err := o.compute()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	return rep.writeText(stdout)
+}
+
+// params checks the flags and returns the model's parameters and where
+// the rebuild time came from; every problem is reported at once.
+func (o *reliabilityOptions) params() (reliability.Params, string, error) {
+	var errs []string
+	var p reliability.Params
+	level, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(o.raid), "raid"))
+	switch {
+	case o.raid == "":
+		errs = append(errs, "--raid: give 1, 5, 6 or 10")
+	case err != nil || level != 1 && level != 5 && level != 6 && level != 10:
+		errs = append(errs, fmt.Sprintf("--raid: %q: want 1, 5, 6 or 10", o.raid))
+	}
+	p.Level, p.Disks = level, o.disks
+	if p.Disks == 0 {
+		p.Disks = map[int]int{1: 2, 5: 3, 6: 4, 10: 4}[level]
+	}
+	rate, from := float64(mdSpeedLimitMax), "md speed_limit_max"
+	if r, err := trace.ParseSize(o.rebuildRate); err != nil || r <= 0 {
+		errs = append(errs, fmt.Sprintf("--rebuild-rate: %q is not a positive rate in bytes/s", o.rebuildRate))
+	} else if o.rebuildRate != strconv.Itoa(mdSpeedLimitMax) {
+		rate, from = float64(r), "--rebuild-rate"
+	}
+	if o.drive != "" {
+		dp, err := disk.Preset(o.drive)
+		var f disk.Figures
+		if err == nil {
+			f, err = disk.ComputeFigures(dp)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("--drive: %v", err))
+		} else {
+			p.Capacity = f.Capacity
+			if dr := surfaceRate(f.OuterSustained, f.InnerSustained); dr < rate {
+				rate, from = dr, o.drive+" mean sequential rate"
+			}
+		}
+	}
+	if o.capacity != "" {
+		c, err := trace.ParseSize(o.capacity)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("--capacity: %v", err))
+		}
+		p.Capacity = c
+	} else if o.drive == "" {
+		errs = append(errs, "--capacity: give the drives' capacity (or --drive)")
+	}
+	if o.afr < 0 || o.afr >= 100 || math.IsNaN(o.afr) {
+		errs = append(errs, fmt.Sprintf("--afr: %v is not a percentage between 0 and 100", o.afr))
+	}
+	p.AFR, p.MTTFHours, p.UREPerBit = o.afr/100, o.mttf, o.ure
+	p.Rebuild = o.rebuild
+	if p.Rebuild == 0 && p.Capacity > 0 {
+		p.Rebuild = time.Duration(float64(p.Capacity) / rate * 1e9)
+	} else if p.Rebuild != 0 {
+		from = "--rebuild"
+	}
+	if err := p.Validate(); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			line = flagOf(line)
+			flag, _, _ := strings.Cut(line, ":")
+			if flag == "--rebuild" && o.rebuild == 0 {
+				continue // derived from a capacity already reported
+			}
+			if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, flag+":") }) {
+				errs = append(errs, line)
+			}
+		}
+	}
+	if o.cycles < 1 || o.cycles > reliability.MaxCycles {
+		errs = append(errs, fmt.Sprintf("--cycles: %d is outside 1..%d", o.cycles, reliability.MaxCycles))
+	}
+	if len(errs) > 0 {
+		return p, "", &usageError{lines: errs}
+	}
+	return p, from, nil
+}
+
+// flagOf restates a reliability.Params problem under its flag.
+func flagOf(line string) string {
+	line = strings.TrimPrefix(line, "reliability: ")
+	for field, flag := range map[string]string{"Level": "--raid", "Disks": "--disks", "Capacity": "--capacity",
+		"AFR": "--afr", "MTTFHours": "--mttf", "UREPerBit": "--ure", "Rebuild": "--rebuild"} {
+		if rest, ok := strings.CutPrefix(line, field+": "); ok {
+			return flag + ": " + rest
+		}
+	}
+	return line
+}
+
+// surfaceRate is the mean rate of one sequential pass over a drive whose
+// rate falls linearly with the address from outer to inner (an
+// approximation of zoned recording): capacity over the pass's time,
+// (outer - inner) / ln(outer / inner).
+func surfaceRate(outer, inner float64) float64 {
+	if outer <= inner || inner <= 0 {
+		return outer
+	}
+	return (outer - inner) / math.Log(outer/inner)
+}
+
+// compute runs both models.
+func (o *reliabilityOptions) compute() (*reliabilityReport, error) {
+	p, from, err := o.params()
+	if err != nil {
+		return nil, err
+	}
+	m, err := reliability.Markov(p)
+	if err != nil {
+		return nil, err
+	}
+	e, err := reliability.MonteCarlo(p, reliability.MonteCarloOptions{Cycles: o.cycles, Seed: o.seed})
+	if err != nil {
+		return nil, err
+	}
+	return &reliabilityReport{RAID: p.Level, Disks: p.Disks, CapacityBytes: p.Capacity, AFR: p.AFR, MTTFHours: p.MTTFHours,
+		UREPerBit: p.UREPerBit, RebuildHours: p.Rebuild.Hours(), RebuildFrom: from, PUREDuringRebuild: p.RebuildURE(),
+		MTTDLHoursMarkov: m, MTTDLHoursMonteCarlo: e.MTTDLHours, MTTDLMonteCarloStdErr: e.StdErrHours,
+		PLossPerYear: e.PerYear(), PLossPerYearMarkov: reliability.PerYear(m), MonteCarloCycles: e.Cycles, Seed: o.seed}, nil
+}
+
+// writeText prints the report as a table.
+func (r *reliabilityReport) writeText(w io.Writer) error {
+	g := func(v float64) string { return metrics.FormatSig(v, 4) }
+	t := metrics.Table{Title: fmt.Sprintf("RAID %d of %d drives of %d bytes", r.RAID, r.Disks, r.CapacityBytes),
+		Header: []string{"figure", "value"}}
+	rate := g(r.AFR*100) + "% a year (AFR)"
+	if r.MTTFHours > 0 {
+		rate = g(r.MTTFHours) + " h MTTF"
+	}
+	t.AddRow("drive failures", rate)
+	t.AddRow("URE per bit", fmt.Sprintf("%g", r.UREPerBit))
+	t.AddRow("rebuild hours", g(r.RebuildHours)+" ("+r.RebuildFrom+")")
+	t.AddRow("P(URE) in a rebuild with no redundancy", g(r.PUREDuringRebuild))
+	t.AddRow("MTTDL hours, Markov", g(r.MTTDLHoursMarkov))
+	t.AddRow("MTTDL hours, Monte Carlo", fmt.Sprintf("%s ± %s", g(r.MTTDLHoursMonteCarlo), g(r.MTTDLMonteCarloStdErr)))
+	t.AddRow("P(loss) per year, Monte Carlo", g(r.PLossPerYear))
+	t.AddRow("P(loss) per year, Markov", g(r.PLossPerYearMarkov))
+	t.Notes = []string{fmt.Sprintf("Monte Carlo: %d cycles, seed %d, rebuild time held constant.", r.MonteCarloCycles, r.Seed)}
+	return t.WriteText(w)
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReliabilityRAID5And6: the issue's array, 4 x 2 TB at AFR 2 % and
+// URE 1e-14: both MTTDLs printed and agreeing within the Monte Carlo
+// error; RAID 6 loses data far less often than RAID 5.
+func TestReliabilityRAID5And6(t *testing.T) {
+	get := func(level string) reliabilityReport {
+		code, out, errOut := runCLI(t, "reliability", "--raid", level, "--disks", "4", "--capacity", "2000000000000",
+			"--afr", "2", "--ure", "1e-14", "--rebuild", "6h", "--json")
+		require.Equal(t, 0, code, errOut)
+		var r reliabilityReport
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		return r
+	}
+	r5, r6 := get("5"), get("6")
+	for _, r := range []reliabilityReport{r5, r6} {
+		assert.InDelta(t, r.MTTDLHoursMarkov, r.MTTDLHoursMonteCarlo, 4*r.MTTDLMonteCarloStdErr, "RAID %d", r.RAID)
+		assert.Equal(t, 6.0, r.RebuildHours)
+	}
+	assert.InDelta(t, 284400, r5.MTTDLHoursMarkov, 500)
+	assert.InDelta(t, 0.0304, r5.PLossPerYear, 0.001)
+	assert.Greater(t, r6.MTTDLHoursMarkov, 1e4*r5.MTTDLHoursMarkov)
+}
+
+// TestReliabilityText: the table names both models and the rebuild's
+// origin; a drive preset caps the rebuild rate at its sequential rate.
+func TestReliabilityText(t *testing.T) {
+	code, out, errOut := runCLI(t, "reliability", "--raid", "10", "--disks", "4", "--drive", "deskstar-7k1000", "--afr", "3", "--ure", "1e-14")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{"RAID 10 of 4 drives of", "MTTDL hours, Markov", "MTTDL hours, Monte Carlo", "P(loss) per year, Monte Carlo",
+		"(deskstar-7k1000 mean sequential rate)"} {
+		assert.Contains(t, out, want)
+	}
+}
+
+// TestReliabilityBadFlags: every problem at once, under its flag.
+func TestReliabilityBadFlags(t *testing.T) {
+	code, out, errOut := runCLI(t, "reliability", "--raid", "7", "--afr", "200", "--ure", "2", "--cycles", "0")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	for _, want := range []string{`--raid: "7": want 1, 5, 6 or 10`, "--capacity: give the drives' capacity (or --drive)",
+		"--afr: 200 is not a percentage between 0 and 100", "--ure: 2 is not a probability (0..1)", "--cycles: 0 is outside"} {
+		assert.Contains(t, errOut, want)
+	}
+	code, _, errOut = runCLI(t, "reliability", "--raid", "6", "--disks", "3", "--capacity", "1TB", "--mttf", "1e6")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--disks: RAID 6 needs at least 4 drives, got 3")
+}
