@@ -344,7 +344,7 @@ const (
 func nasNotes(r results) []string {
 	first, big := r.NAS[0], r.NAS[len(r.NAS)-1]
 	return []string{
-		"Files that fit in the NAS's memory are written and read back at memory speed; the article's plateau for small files (about 66 MB/s) is its gigabit network and NAS CPU, which the model leaves out.",
+		"Files that fit in the NAS's memory are written and read back at memory speed; the article's plateau for small files (about 66 MB/s) is its gigabit network and NAS CPU, which this table leaves out (storage alone, a cache standing in for the page cache); the NAS host table below models them.",
 		fmt.Sprintf("Once a file exceeds the memory, throughput falls to what the platters deliver: for a %s file one 7K1000 writes %.1f and reads %.1f MB/s (the article's \"it's the drive\"). Right after a write, the read test competes with the flush of what the write left dirty, so the first size past the memory reads slowest.",
 			trace.FormatSize(big.Size), big.Write[nas7K1000], big.Read[nas7K1000]),
 		fmt.Sprintf("RAID 5's write cost: the NAS flushes 64 KiB pieces that cover half of a 3-drive stripe (two 64 KiB data chunks), so each one first reads the stripe's other data chunk to compute parity: %.1f MB/s for a %s file against %.1f on one 7K160 (it drops from %.0f for files in memory). Flushing whole stripes (write gathering, last column) avoids the reads: %.1f MB/s.",
