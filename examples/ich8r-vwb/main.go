@@ -4,9 +4,8 @@
 // Intel ICH8R, with its Volume Write Back Cache off and on. It runs the
 // article's three tests on the simulated stacks, behind the article's
 // desktop (the desktop-ich8r host: its driver's CPU cost per request):
-// an HD Tach style sweep
-// across the disk, IOMeter style sequential and random tables, and the
-// ISO install test (read an image and write the installed files on the
+// an HD Tach style sweep across the disk, IOMeter style sequential and
+// random tables, and the ISO install test (read an image and write the installed files on the
 // same drive or array, or on another drive), and prints each beside the
 // article's Intel ICH8R figures, then the CPU utilization column of
 // the IOMeter tables for both controllers.
