@@ -1,10 +1,14 @@
 package plot
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -50,6 +54,12 @@ type CDFFigure struct {
 	// XScale is the latency axis scale; ScaleAuto picks log for wide
 	// ranges (a cache hit in microseconds beside a seek in milliseconds).
 	XScale Scale
+	// MaxCurves is the most curves drawn in colour and named in the
+	// legend (below the plot). With more series, the MaxCurves/2 of
+	// lowest and of highest mean latency are; the rest are drawn thin and
+	// grey and named in a note under the legend, so many curves stay
+	// readable. 0 means DefaultMaxCurves; negative colours every curve.
+	MaxCurves int
 	// Width and Height are the figure size in points (1/72 inch); zero
 	// takes DefaultWidth and DefaultHeight.
 	Width, Height float64
@@ -98,26 +108,74 @@ func (f CDFFigure) Render(w io.Writer, format string) error {
 		lo = 0
 	}
 	p.X.Min, p.X.Max = lo, hi
-	var names []string
-	for i, xy := range curves {
+	lg := newLegend(p)
+	colored, others := f.pick()
+	add := func(i int, sty draw.LineStyle) (*plotter.Line, error) {
+		xy := curves[i]
 		if logX {
 			xy = positive(xy)
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return fmt.Errorf("plot: CDF: series %d (%s): %w", i, f.Series[i].Name, err)
+			return nil, fmt.Errorf("plot: CDF: series %d (%s): %w", i, f.Series[i].Name, err)
 		}
-		l.LineStyle = seriesStyle(i)
+		l.LineStyle = sty
 		p.Add(l)
-		if name := f.Series[i].Name; name != "" {
-			p.Legend.Add(name, l)
-			names = append(names, name)
+		return l, nil
+	}
+	for _, i := range others { // first, so the named curves are on top
+		if _, err := add(i, draw.LineStyle{Color: color.Gray{Y: 185}, Width: vg.Points(0.75)}); err != nil {
+			return err
 		}
 	}
-	if f.Width == 0 {
-		width += vg.Length(legendExtra(p, names))
+	for k, i := range colored {
+		l, err := add(i, seriesStyle(k))
+		if err != nil {
+			return err
+		}
+		if name := f.Series[i].Name; name != "" {
+			lg.add(name, l)
+		}
 	}
-	return render(w, format, width, height, func(dc draw.Canvas) { drawWithLegend(p, dc, len(names) > 0) })
+	if len(others) > 0 {
+		names := make([]string, len(others))
+		for k, i := range others {
+			names[k] = f.Series[i].Name
+		}
+		lg.notes = append(lg.notes, fmt.Sprintf("In grey, %d more, from lower to higher mean latency: %s.",
+			len(others), strings.Join(names, "; ")))
+	}
+	if f.Height == 0 {
+		height += lg.height(width)
+	}
+	return render(w, format, width, height, func(dc draw.Canvas) { lg.draw(p, dc) })
+}
+
+// DefaultMaxCurves is the most CDF curves drawn in colour by default.
+const DefaultMaxCurves = 8
+
+// pick returns the series drawn in colour, lowest mean latency first,
+// and the others, in the same order: all in colour up to MaxCurves,
+// else the MaxCurves/2 best and the MaxCurves/2 worst by mean latency.
+func (f CDFFigure) pick() (colored, others []int) {
+	n := len(f.Series)
+	maxc := f.MaxCurves
+	if maxc == 0 {
+		maxc = DefaultMaxCurves
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	if maxc < 0 || n <= maxc {
+		return idx, nil
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Compare(f.Series[a].Hist.Mean(), f.Series[b].Hist.Mean())
+	})
+	k := max(1, maxc/2)
+	colored = append(append(colored, idx[:k]...), idx[n-k:]...)
+	return colored, idx[k : n-k]
 }
 
 // curves turns every series into the points of its CDF, in ms, and returns

@@ -14,12 +14,23 @@
 //
 //   - CDFFigure: the cumulative distribution of request latency, one curve
 //     per configuration, from metrics.Histogram buckets; x in
-//     milliseconds, linear or logarithmic.
+//     milliseconds, linear or logarithmic. Past MaxCurves (8) curves only
+//     the best and worst by mean latency are coloured and in the legend;
+//     the rest are thin grey lines named in a note.
 //   - LinesFigure: one curve per configuration of a metric against a swept
 //     parameter, numeric (queue depth 1, 4, 32) or categorical ("16KiB",
-//     "64KiB") with one labelled tick per value.
-//   - HeatMapFigure: a grid of values over two categorical parameters, with
-//     a color bar and, when they fit, the values written in the cells.
+//     "64KiB") with one labelled tick per value; categories are points,
+//     set slightly apart per series, never joined by lines. The y axis
+//     starts at zero unless ZoomY.
+//   - HeatMapFigure: a grid of values over two categorical parameters in
+//     the viridis colour map (perceptually uniform; neither end is the
+//     background's white), framed, with a color bar and, when they fit,
+//     the values written in the cells.
+//
+// Legends go below the plot, in as many columns as the width allows, so
+// they never cover data nor take width from it. Callers label axes and
+// legend entries in words ("stripe unit", "cache 16 MiB"), not config
+// key paths.
 //
 // CDF, Lines and HeatMap are shorthands that fill a figure with the usual
 // fields and save it.

@@ -9,7 +9,6 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -18,8 +17,10 @@ import (
 )
 
 // HeatMapFigure plots a metric over two categorical parameters: one
-// colored cell per pair, a color bar on the right, and the values written
-// in the cells when they fit (at 7 points or larger).
+// colored cell per pair (viridis: dark violet for the lowest value,
+// yellow for the highest, never the background's white), a frame around
+// the grid, a color bar on the right, and the values written in the cells
+// when they fit (at 7 points or larger).
 type HeatMapFigure struct {
 	// Title is printed above the plot; XLabel and YLabel name the
 	// parameters.
@@ -75,7 +76,7 @@ func (f HeatMapFigure) Render(w io.Writer, format string) error {
 		d := max(abs(lo)*0.05, 1)
 		lo, hi = lo-d, hi+d
 	}
-	cm := moreland.ExtendedBlackBody()
+	cm := Viridis()
 	cm.SetMin(lo)
 	cm.SetMax(hi)
 
@@ -84,7 +85,7 @@ func (f HeatMapFigure) Render(w io.Writer, format string) error {
 	h.Min, h.Max = lo, hi
 
 	p := newPlot(f.Title, f.XLabel, f.YLabel, false)
-	p.Add(h)
+	p.Add(h, frame{})
 	if !f.HideValues {
 		format := f.Format
 		if format == nil {
@@ -256,4 +257,15 @@ func (shortTicks) Ticks(lo, hi float64) []gplot.Tick {
 		}
 	}
 	return ticks
+}
+
+// frame draws a dark border around the data area, so light cells keep
+// an edge against the background.
+type frame struct{}
+
+// Plot implements plot.Plotter.
+func (frame) Plot(c draw.Canvas, _ *gplot.Plot) {
+	r := c.Rectangle
+	sty := draw.LineStyle{Color: color.Gray{Y: 40}, Width: vg.Points(1)}
+	c.StrokeLines(sty, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min})
 }

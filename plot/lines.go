@@ -32,7 +32,10 @@ type LineSeries struct {
 }
 
 // LinesFigure plots a metric against one swept parameter, one curve with
-// point markers per series.
+// point markers per series; on a categorical axis the series are points
+// only, set slightly apart at each category, with no line joining
+// categories. The y axis starts at 0 unless ZoomY is set. The legend
+// goes below the plot, in as many columns as fit.
 type LinesFigure struct {
 	// Title is printed above the plot; XLabel and YLabel name the axes
 	// (with units).
@@ -42,10 +45,12 @@ type LinesFigure struct {
 	// LogX and LogY make an axis logarithmic (base 10); the values on it
 	// must then be positive. LogX does not apply to labelled series.
 	LogX, LogY bool
-	// YFromZero starts the y axis at 0 rather than at the smallest value.
-	YFromZero bool
+	// ZoomY starts the y axis at the smallest value rather than at 0
+	// (where it starts by default, so differences are seen at scale).
+	ZoomY bool
 	// Width and Height are the figure size in points (1/72 inch); zero
-	// takes DefaultWidth and DefaultHeight.
+	// takes DefaultWidth and, for Height, DefaultHeight plus the room the
+	// legend takes below the plot.
 	Width, Height float64
 }
 
@@ -79,7 +84,7 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 			ticks[i] = gplot.Tick{Value: float64(i), Label: c}
 		}
 		p.X.Tick.Marker = ticks
-		p.X.Min, p.X.Max = -0.25, float64(len(categories))-0.75
+		p.X.Min, p.X.Max = -0.5, float64(len(categories))-0.5
 	} else if f.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = gplot.LogTicks{Prec: -1}
@@ -88,8 +93,11 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 		p.Y.Scale = gplot.LogScale{}
 		p.Y.Tick.Marker = gplot.LogTicks{Prec: -1}
 	}
-	var names []string
+	lg := newLegend(p)
 	for i, xy := range curves {
+		if categories != nil {
+			xy = dodge(xy, i, len(curves))
+		}
 		l, pts, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return fmt.Errorf("plot: Lines: series %d (%s): %w", i, f.Series[i].Name, err)
@@ -97,17 +105,22 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 		l.LineStyle = seriesStyle(i)
 		pts.Shape = plotutil.Shape(i)
 		pts.Color = l.LineStyle.Color
-		pts.Radius = vg.Points(2.5)
-		p.Add(l, pts)
+		pts.Radius = vg.Points(3)
+		thumbs := []gplot.Thumbnailer{l, pts}
+		if categories != nil { // categories are not a continuum: no line joins them
+			thumbs = thumbs[1:]
+			p.Add(pts)
+		} else {
+			p.Add(l, pts)
+		}
 		if name := f.Series[i].Name; name != "" {
-			p.Legend.Add(name, l, pts)
-			names = append(names, name)
+			lg.add(name, thumbs...)
 		}
 	}
-	if f.Width == 0 {
-		width += vg.Length(legendExtra(p, names))
+	if f.Height == 0 {
+		height += lg.height(width)
 	}
-	if f.YFromZero && !f.LogY {
+	if !f.ZoomY && !f.LogY {
 		p.Y.Min = min(p.Y.Min, 0)
 	}
 	if p.Y.Min == p.Y.Max { // a flat line: give it some room
@@ -116,7 +129,22 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 	if categories == nil && p.X.Min == p.X.Max {
 		p.X.Min, p.X.Max = widen(p.X.Min, f.LogX)
 	}
-	return render(w, format, width, height, func(dc draw.Canvas) { drawWithLegend(p, dc, len(names) > 0) })
+	return render(w, format, width, height, func(dc draw.Canvas) { lg.draw(p, dc) })
+}
+
+// dodge shifts series i of n sideways within its categories, so the
+// points of different series at one category do not hide each other.
+func dodge(xy plotter.XYs, i, n int) plotter.XYs {
+	if n < 2 {
+		return xy
+	}
+	step := min(0.5/float64(n), 0.12)
+	off := (float64(i) - float64(n-1)/2) * step
+	out := make(plotter.XYs, len(xy))
+	for j, p := range xy {
+		out[j] = plotter.XY{X: p.X + off, Y: p.Y}
+	}
+	return out
 }
 
 // curves checks the series and returns their points; for labelled series

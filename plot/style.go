@@ -42,35 +42,3 @@ func seriesStyle(i int) draw.LineStyle {
 
 // legendFontSize is the size of legend text, in points.
 const legendFontSize = 10
-
-// legendExtra returns how much wider, in points, a figure should be to
-// hold a legend of names in a column to the right of the plot.
-func legendExtra(p *gplot.Plot, names []string) float64 {
-	var w vg.Length
-	for _, n := range names {
-		w = max(w, p.Legend.TextStyle.Width(n))
-	}
-	if w == 0 {
-		return 0
-	}
-	return float64(w + p.Legend.ThumbnailWidth + 16)
-}
-
-// drawWithLegend draws p with its legend, if it has entries, in a column
-// to the right of the plot, top aligned with the data area, so the legend
-// never hides a curve.
-func drawWithLegend(p *gplot.Plot, dc draw.Canvas, hasLegend bool) {
-	if !hasLegend {
-		p.Draw(dc)
-		return
-	}
-	l := p.Legend
-	p.Legend = gplot.NewLegend()
-	l.Top, l.Left = true, false
-	r := l.Rectangle(dc)
-	main := draw.Crop(dc, 0, -(r.Max.X - r.Min.X + 12), 0, 0)
-	p.Draw(main)
-	da := p.DataCanvas(main)
-	l.YOffs = da.Max.Y - dc.Max.Y
-	l.Draw(dc)
-}

@@ -292,7 +292,7 @@ func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter,
 				plotted = append(plotted, pm.value(rep.Total.Summary))
 			}
 			if o.cdf != "" {
-				cdfs = append(cdfs, plot.CDFSeries{Name: points[i].String(), Hist: rep.Total.Latency.All().Latency()})
+				cdfs = append(cdfs, plot.CDFSeries{Name: pointWords(points[i]), Hist: rep.Total.Latency.All().Latency()})
 			}
 		}
 		return out.write(points, results)
@@ -481,7 +481,7 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 	labels := func(a sweep.Axis) []string {
 		l := make([]string, len(a.Values))
 		for i, v := range a.Values {
-			l[i] = sweep.FormatValue(v)
+			l[i] = valueWords(a.Path, v)
 		}
 		return l
 	}
@@ -496,7 +496,7 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 			}
 		}
 		return plot.HeatMapFigure{
-			Title: title, XLabel: axes[1].Path, YLabel: axes[0].Path,
+			Title: title, XLabel: axisWords(axes[1].Path), YLabel: axisWords(axes[0].Path),
 			XTicks: labels(axes[1]), YTicks: labels(axes[0]),
 			Values: vals, ValueLabel: m.header,
 		}.Save(o.plot)
@@ -521,11 +521,11 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 				return err
 			}
 			p.Values, p.Paths = p.Values[:len(axes)-1], p.Paths[:len(axes)-1]
-			ls.Name = p.String()
+			ls.Name = pointWords(p)
 		}
 		series = append(series, ls)
 	}
-	return plot.LinesFigure{Title: title, XLabel: last.Path, YLabel: m.header, Series: series}.Save(o.plot)
+	return plot.LinesFigure{Title: title, XLabel: axisWords(last.Path), YLabel: m.header, Series: series}.Save(o.plot)
 }
 
 // numbers returns vs as float64s when every value is a number.

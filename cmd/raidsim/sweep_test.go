@@ -251,7 +251,7 @@ func TestSweepCDF(t *testing.T) {
 			require.NoError(t, xml.Unmarshal(data, &root), "the SVG parses as XML")
 			assert.Equal(t, "svg", root.XMLName.Local)
 			assert.Contains(t, string(data), "Latency CDF per configuration")
-			assert.Contains(t, string(data), "stack.cache=none", "a curve per point, named by its values")
+			assert.Contains(t, string(data), "no cache", "a curve per point, named by its values in words")
 		} else {
 			img, err := png.Decode(bytes.NewReader(data))
 			require.NoError(t, err)
