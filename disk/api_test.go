@@ -55,8 +55,11 @@ func TestValidate(t *testing.T) {
 		{"RPM", func(p *Params) { p.RPM = -7200 }},
 		{"Surfaces", func(p *Params) { p.Surfaces = 0 }},
 		{"Zones", func(p *Params) { p.Zones = nil }},
-		{"Zones[0].FirstCylinder", func(p *Params) { p.Zones = append([]Zone(nil), p.Zones...); p.Zones[0].FirstCylinder = 5 }},
-		{"Zones[3].FirstCylinder", func(p *Params) { p.Zones = append([]Zone(nil), p.Zones...); p.Zones[3].FirstCylinder++ }},
+		{"Zones[0].FirstCylinder", func(p *Params) { p.Zones = append([]Zone(nil), p.Zones...); p.Zones[0].FirstCylinder = -1 }},
+		{"Zones[3].FirstCylinder", func(p *Params) {
+			p.Zones = append([]Zone(nil), p.Zones...)
+			p.Zones[3].FirstCylinder = p.Zones[2].LastCylinder - 1 // two cylinders shared
+		}},
 		{"Zones[1].LastCylinder", func(p *Params) {
 			p.Zones = append([]Zone(nil), p.Zones...)
 			p.Zones[1].LastCylinder = p.Zones[1].FirstCylinder - 1

@@ -19,9 +19,19 @@ type zoneInfo struct {
 	cylStep          int64 // skew accumulated per whole cylinder, mod spt
 	offset           int64 // angular offset of the zone's first slot, sectors
 	den              int64 // spt * rpm: k sectors last k*unitsPerRev/den ns
-	reserved         int64 // slots at the zone's front that hold no LBA
-	slips            []int64
-	serp             bool // odd cylinders (zone-relative) visit surfaces in reverse
+	reserved         int64 // data slots at the zone's front that hold no LBA
+	slots            int64 // sector slots in the zone
+	serp             bool  // odd cylinders visit surfaces in reverse
+	serpAbs          bool  // ... odd counted from cylinder 0, not the zone's first
+	general          bool  // anything but the plain layout: locate takes the slow path
+
+	// Sparing (see Sparing and sparing.go).
+	slips              []run // slipped slots, sorted (non-spare indices when slips shift past region spares)
+	region, lastRegion int64 // slots per spare region, and in the zone's last one; 0: none
+	rk                 int64 // spare slots per region
+	front              bool  // region spares at the region's front
+	local              bool  // slips use their region's spares
+	remaps             []remapRun
 }
 
 // geometry maps LBAs to physical positions. Layout is the classic one:
@@ -52,13 +62,13 @@ func newGeometry(p *Params) geometry {
 			offset:    int64(z.FirstBlockOffset) % spt,
 			den:       spt * g.rpm,
 			reserved:  int64(z.ReservedSectors),
+			slots:     int64(z.Cylinders()) * spt * g.heads,
 			serp:      p.Mapping != MapConventional,
+			serpAbs:   p.Mapping == MapSerpentineDisk,
 		}
-		if len(z.Slips) > 0 {
-			zi.slips = append([]int64(nil), z.Slips...)
-		}
+		zi.setupSparing(&z, &p.Sparing)
 		zi.cylStep = ((g.heads-1)*zi.trackSkew + zi.cylSkew) % spt
-		lba += z.lbas(p.Surfaces)
+		lba += z.lbas(p.Surfaces, &p.Sparing)
 		zi.endLBA = lba
 		g.zones = append(g.zones, zi)
 	}
@@ -91,53 +101,40 @@ type pos struct {
 	trk    int64 // zone track index in mapping order
 }
 
-// phys returns the zone slot holding the zone's rel-th LBA.
-func (z *zoneInfo) phys(rel int64) int64 {
-	p := rel + z.reserved
-	for _, s := range z.slips {
-		if s > p {
-			break
-		}
-		p++
-	}
-	return p
-}
-
-// slipsIn counts the slipped slots in [a, b).
-func (z *zoneInfo) slipsIn(a, b int64) int64 {
-	var n int64
-	for _, s := range z.slips {
-		if s >= b {
-			break
-		}
-		if s >= a {
-			n++
-		}
-	}
-	return n
-}
-
 // cylHead returns the cylinder and surface of zone track trk.
 func (z *zoneInfo) cylHead(trk, heads int64) (cyl, head int64) {
 	c := trk / heads
 	h := trk - c*heads
-	if z.serp && c&1 == 1 {
+	if z.reversed(z.firstCyl + c) {
 		h = heads - 1 - h
 	}
 	return z.firstCyl + c, h
+}
+
+// reversed reports whether cylinder cyl of the zone visits its surfaces
+// from the last down: odd cylinders of a serpentine layout, counted from
+// the zone's first (MapSerpentine) or from cylinder 0 (MapSerpentineDisk).
+func (z *zoneInfo) reversed(cyl int64) bool {
+	if !z.serp {
+		return false
+	}
+	if z.serpAbs {
+		return cyl&1 == 1
+	}
+	return (cyl-z.firstCyl)&1 == 1
 }
 
 func (g *geometry) locate(lba int64) pos {
 	zi := g.zoneOf(lba)
 	z := &g.zones[zi]
 	rel := lba - z.firstLBA
-	if z.reserved == 0 && z.slips == nil && !z.serp {
+	if !z.general {
 		c := rel / z.perCyl
 		r := rel - c*z.perCyl
 		h := r / z.spt
 		return pos{zone: zi, cyl: z.firstCyl + c, head: h, sector: r - h*z.spt, trk: c*g.heads + h}
 	}
-	p := z.phys(rel)
+	p := z.physSlot(z.slotOf(rel))
 	trk := p / z.spt
 	cyl, head := z.cylHead(trk, g.heads)
 	return pos{zone: zi, cyl: cyl, head: head, sector: p - trk*z.spt, trk: trk}
@@ -147,12 +144,21 @@ func (g *geometry) locate(lba int64) pos {
 // track.
 func (g *geometry) trackLBAs(lba int64, p pos) int64 {
 	z := &g.zones[p.zone]
-	left := z.spt - p.sector
-	if z.slips != nil {
-		t0 := p.trk*z.spt + p.sector
-		left -= z.slipsIn(t0, t0+left)
+	if z.general {
+		return z.generalTrackLBAs(lba-z.firstLBA, z.endLBA-lba)
 	}
-	return min(left, z.endLBA-lba)
+	return min(z.spt-p.sector, z.endLBA-lba)
+}
+
+// slotSpan returns how many slots of p's track the m LBAs from lba (at
+// p, all on that track) cover, slipped and spare slots between them
+// included.
+func (g *geometry) slotSpan(lba int64, p pos, m int64) int64 {
+	z := &g.zones[p.zone]
+	if !z.general {
+		return m
+	}
+	return z.physSlot(z.slotOf(lba-z.firstLBA+m-1)) - (p.trk*z.spt + p.sector) + 1
 }
 
 // skew returns the angular offset, in sectors, of sector 0 of track
@@ -168,7 +174,7 @@ func (z *zoneInfo) skew(cyl, head int64) int64 {
 // before it along the mapping's track order.
 func (z *zoneInfo) trkSkew(cyl, head, heads int64) int64 {
 	c := cyl - z.firstCyl
-	if z.serp && c&1 == 1 {
+	if z.reversed(cyl) {
 		head = heads - 1 - head // the head-th track of the cylinder counts from the top
 	}
 	return (z.offset + c%z.spt*z.cylStep + head*z.trackSkew) % z.spt

@@ -45,10 +45,7 @@ func (d *Drive) transfer(at sim.Time, lba int64, p pos, n int64, zl bool) (first
 	for i := 0; ; i++ {
 		z := &d.g.zones[p.zone]
 		m := min(n, d.g.trackLBAs(lba, p))
-		k := m
-		if z.slips != nil {
-			k = z.phys(lba-z.firstLBA+m-1) - (p.trk*z.spt + p.sector) + 1
-		}
+		k := d.g.slotSpan(lba, p, m)
 		s, e := d.track(t, z, p.cyl, p.head, p.sector, k, zl)
 		if i == 0 {
 			first = s

@@ -184,19 +184,28 @@ type Zone struct {
 	SpareSectors int
 	// Slips lists, in increasing order, the zone-relative slot numbers
 	// (0 = first slot of the zone's first track, in mapping order) of
-	// defective sectors the mapping skips.
+	// defective sectors the mapping skips (track numbers under
+	// Sparing.TrackUnits).
 	Slips []int64
+	// RegionSpares is the number of spare slots in each track, cylinder
+	// or range of cylinders of the zone, as Params.Sparing.Region says
+	// (DiskSim's "Number of spares" under the per-track, per-cylinder and
+	// per-range sparing schemes).
+	RegionSpares int
+	// Remaps lists defective locations whose data lives in spare ones
+	// (DiskSim's "defects"), in any order.
+	Remaps []Remap
 }
 
 // Cylinders returns the number of cylinders in the zone.
 func (z Zone) Cylinders() int { return z.LastCylinder - z.FirstCylinder + 1 }
 
 // lbas returns the number of LBAs the zone holds with the given number of
-// surfaces: its slots less the reserved and spare ones (slips use
-// spares).
-func (z Zone) lbas(surfaces int) int64 {
+// surfaces and sparing: its slots less the reserved, region spare and
+// zone spare ones (slips use spares).
+func (z Zone) lbas(surfaces int, sp *Sparing) int64 {
 	n := int64(z.Cylinders())*int64(z.SectorsPerTrack)*int64(surfaces) - int64(z.ReservedSectors) - int64(z.SpareSectors)
-	return max(n, 0)
+	return max(n-z.regionSpareSlots(surfaces, sp), 0)
 }
 
 // Mapping is the order in which LBAs visit the tracks of a cylinder
@@ -212,6 +221,10 @@ const (
 	// upwards, the next from the last surface downwards, and so on, so a
 	// cylinder switch needs no head switch (scheme 1).
 	MapSerpentine
+	// MapSerpentineDisk is serpentine across the whole disk rather than
+	// zone by zone: even cylinders (counted from cylinder 0) fill from
+	// surface 0 up, odd ones from the last surface down (scheme 2).
+	MapSerpentineDisk
 	numMappings
 )
 
@@ -261,6 +274,14 @@ type Params struct {
 	// RPM is the spindle speed in revolutions per minute. It is an
 	// integer so rotation can be computed exactly in integer nanoseconds.
 	RPM int
+	// CylinderCount is the number of physical cylinders, whose full
+	// stroke the seek curve spans. Zero means one past the last zone's
+	// last cylinder; it may differ from that (DiskSim's "Number of
+	// cylinders"): cylinders no zone covers hold no data.
+	CylinderCount int
+	// Sparing says how the zones set spare sectors aside (default: at
+	// the end of each zone only).
+	Sparing Sparing
 	// Surfaces is the number of data surfaces (read/write heads).
 	Surfaces int
 	// Zones lists the recording zones from the outer edge (cylinder 0)
@@ -430,18 +451,27 @@ func (p *Params) FillDefaults() {
 func (p *Params) Sectors() int64 {
 	var n int64
 	for _, z := range p.Zones {
-		n += z.lbas(p.Surfaces)
+		n += z.lbas(p.Surfaces, &p.Sparing)
 	}
 	return n
 }
 
-// Cylinders returns the number of cylinders (one past the last zone's
-// last cylinder).
+// Cylinders returns the number of cylinders: CylinderCount when set,
+// else one past the last zone's last cylinder.
 func (p *Params) Cylinders() int {
-	if len(p.Zones) == 0 {
-		return 0
+	if p.CylinderCount > 0 {
+		return p.CylinderCount
 	}
-	return p.Zones[len(p.Zones)-1].LastCylinder + 1
+	return p.zonesEnd()
+}
+
+// zonesEnd returns one past the highest cylinder a zone covers.
+func (p *Params) zonesEnd() int {
+	n := 0
+	for _, z := range p.Zones {
+		n = max(n, z.LastCylinder+1)
+	}
+	return n
 }
 
 // Validate reports every impossible field of p (after FillDefaults on a
@@ -495,8 +525,11 @@ func (p *Params) checkZones(bad complain) (zonesOK bool) {
 	zonesOK = true
 	for i, z := range p.Zones {
 		f := fmt.Sprintf("Zones[%d]", i)
-		if z.FirstCylinder != next {
-			bad(f+".FirstCylinder", "must be %d (zones are contiguous from cylinder 0), got %d", next, z.FirstCylinder)
+		// Zones go outward in: a zone may leave cylinders unused before
+		// it, or share its first cylinder with the previous zone's last
+		// (DiskSim maps such tables as given).
+		if lo := max(next-1, 0); z.FirstCylinder < lo {
+			bad(f+".FirstCylinder", "must be at least %d (zones go inward, sharing at most one cylinder), got %d", lo, z.FirstCylinder)
 			zonesOK = false
 		}
 		if z.LastCylinder < z.FirstCylinder {
@@ -524,6 +557,10 @@ func (p *Params) checkZones(bad complain) (zonesOK bool) {
 	if p.Mapping >= numMappings {
 		bad("Mapping", "unknown mapping %d", uint8(p.Mapping))
 	}
+	if p.CylinderCount < 0 || p.CylinderCount >= 1<<24 {
+		bad("CylinderCount", "must be in 0..%d, got %d", 1<<24-1, p.CylinderCount)
+	}
+	p.checkSparingParams(bad)
 	return zonesOK
 }
 
@@ -531,11 +568,14 @@ func (p *Params) checkZones(bad complain) (zonesOK bool) {
 // offset, reserved and spare sectors, slips.
 func (p *Params) checkZoneLayout(bad complain, f string, z Zone) {
 	slots := int64(z.Cylinders()) * int64(z.SectorsPerTrack) * int64(p.Surfaces)
+	if p.Sparing.TrackUnits {
+		slots /= int64(z.SectorsPerTrack) // slips count tracks
+	}
 	if z.FirstBlockOffset < 0 || z.FirstBlockOffset >= z.SectorsPerTrack {
 		bad(f+".FirstBlockOffset", "must be in 0..SectorsPerTrack-1 (%d), got %d", z.SectorsPerTrack-1, z.FirstBlockOffset)
 	}
-	if z.ReservedSectors < 0 || z.SpareSectors < 0 || int64(z.ReservedSectors)+int64(z.SpareSectors) >= slots {
-		bad(f+".ReservedSectors", "reserved (%d) and spare (%d) sectors must be non-negative and leave some of the zone's %d", z.ReservedSectors, z.SpareSectors, slots)
+	if z.ReservedSectors < 0 || z.SpareSectors < 0 || z.lbas(p.Surfaces, &p.Sparing) < 1 {
+		bad(f+".ReservedSectors", "reserved (%d) and spare (%d, %d a region) sectors must be non-negative and leave some of the zone's %d slots", z.ReservedSectors, z.SpareSectors, z.RegionSpares, slots)
 	}
 	prev := int64(-1)
 	for j, s := range z.Slips {
@@ -545,8 +585,29 @@ func (p *Params) checkZoneLayout(bad complain, f string, z Zone) {
 		}
 		prev = s
 	}
-	if int64(len(z.Slips)) > int64(z.SpareSectors) {
-		bad(f+".Slips", "%d slips exceed the zone's %d spare sectors", len(z.Slips), z.SpareSectors)
+	spares := int64(z.SpareSectors)
+	if p.Sparing.TrackUnits {
+		spares /= int64(z.SectorsPerTrack)
+	}
+	if local := p.Sparing.Region != SpareNone && !p.Sparing.SlipToEnd && z.RegionSpares > 0; !local && int64(len(z.Slips)) > spares {
+		bad(f+".Slips", "%d slips exceed the zone's %d spares", len(z.Slips), spares)
+	}
+	if prev >= 0 || z.RegionSpares != 0 || len(z.Remaps) > 0 {
+		p.checkSparing(bad, f, z)
+	}
+}
+
+// checkSparingParams checks Params.Sparing.
+func (p *Params) checkSparingParams(bad complain) {
+	sp := &p.Sparing
+	if sp.Region >= numSpareRegions {
+		bad("Sparing.Region", "unknown region %d", uint8(sp.Region))
+	}
+	if sp.Region == SparePerRange && (sp.RangeCylinders < 1 || sp.RangeCylinders >= 1<<24) {
+		bad("Sparing.RangeCylinders", "must be in 1..%d for spares per range, got %d", 1<<24-1, sp.RangeCylinders)
+	}
+	if sp.TrackUnits && sp.Region != SpareNone {
+		bad("Sparing.TrackUnits", "spare tracks go at the end of each zone only (Region must be SpareNone), got region %d", uint8(sp.Region))
 	}
 }
 

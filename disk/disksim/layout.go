@@ -1,6 +1,7 @@
 package disksim
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -55,24 +56,44 @@ func (l *loader) model(b *Block, p *disk.Params) error {
 		return errAt(b.Pos, "dm_disk %s: no Layout Model", b.Name)
 	}
 	p.Surfaces = int(surfaces)
+	if cyls >= 1<<24 {
+		return errAt(b.Pos, "dm_disk %s: Number of cylinders must be below %d, got %d", b.Name, 1<<24, cyls)
+	}
 	if err := l.layout(layout, p); err != nil {
 		return err
 	}
-	if got := p.Cylinders(); int64(got) != cyls {
-		return errAt(b.Pos, "dm_disk %s: Number of cylinders is %d but the zones cover %d", b.Name, cyls, got)
-	}
+	// The seek curve spans the Number of cylinders, which may differ
+	// from what the zones cover: cylinders beyond the zones hold no data
+	// and zones beyond the count are mapped as given (DiskSim maps by its
+	// zone table).
+	p.CylinderCount = int(cyls)
+	// The manual: the Block count "is compared to a similar value
+	// computed from other disk parameters. A warning is reported if the
+	// values differ." A count beyond the layout cannot be addressed: the
+	// layout's is used (DiskSim's source does so in either direction; a
+	// smaller count is kept here, as the capacity the drive exports).
 	if s := p.Sectors(); blocks > s {
-		return errAt(b.Pos, "dm_disk %s: Block count %d exceeds the %d blocks the layout maps", b.Name, blocks, s)
+		l.ignore(b.Type, "Block count", fmt.Sprintf("%d exceeds the %d blocks the layout maps; the layout's count is used", blocks, s))
+		blocks = s
 	}
 	p.Capacity = blocks * 512
-	return l.mech(mech, p, cyls)
+	return l.mech(mech, p, max(cyls, zonesEnd(p)))
+}
+
+// zonesEnd returns one past the highest cylinder p's zones cover.
+func zonesEnd(p *disk.Params) int64 {
+	var n int64
+	for _, z := range p.Zones {
+		n = max(n, int64(z.LastCylinder)+1)
+	}
+	return n
 }
 
 // layout reads a dm_layout_g1 block: the LBN-to-PBN mapping, the sparing
 // scheme and the zones.
 func (l *loader) layout(b *Block, p *disk.Params) error {
-	var scheme, sparing int64 = -1, -1
-	schemePos, sparingPos := b.Pos, b.Pos
+	var scheme, sparing, rangeSize int64 = -1, -1, -1
+	schemePos, sparingPos, rangePos := b.Pos, b.Pos, b.Pos
 	var zones *Value
 	revs := false
 	err := params(b, func(k string, pr Param) (bool, error) {
@@ -85,7 +106,8 @@ func (l *loader) layout(b *Block, p *disk.Params) error {
 			sparing, err = pr.Value.Int()
 			sparingPos = pr.Pos
 		case "rangesize for sparing":
-			l.ignore(b.Type, pr.Key, "only zone and track sparing are supported")
+			rangeSize, err = pr.Value.Int()
+			rangePos = pr.Pos
 		case "skew units":
 			revs, err = skewUnits(pr.Value)
 		case "zones":
@@ -107,27 +129,89 @@ func (l *loader) layout(b *Block, p *disk.Params) error {
 		p.Mapping = disk.MapConventional
 	case 1:
 		p.Mapping = disk.MapSerpentine
+	case 2:
+		p.Mapping = disk.MapSerpentineDisk
 	default:
-		return errAt(schemePos, "LBN-to-PBN mapping scheme = %d: cannot honour (0 and 1 are supported)", scheme)
+		return errAt(schemePos, "LBN-to-PBN mapping scheme = %d: unknown (0 conventional, 1 and 2 serpentine)", scheme)
 	}
-	switch sparing {
-	case 0, 1, 9:
-	default:
-		return errAt(sparingPos, "Sparing scheme used = %d: cannot honour (0 none, 1 spare tracks and 9 spare sectors at the end of each zone are supported)", sparing)
+	if sparing < 0 || sparing > 10 {
+		return errAt(sparingPos, "Sparing scheme used = %d: unknown (the manual defines 0-10)", sparing)
+	}
+	p.Sparing = sparingOf(sparing)
+	if sparing == 8 {
+		if rangeSize < 1 || rangeSize >= 1<<24 {
+			return errAt(rangePos, "Rangesize for sparing = %d: spares per range of cylinders need a range of 1..%d cylinders", rangeSize, 1<<24-1)
+		}
+		p.Sparing.RangeCylinders = int(rangeSize)
+	} else if rangeSize >= 0 {
+		l.ignore(b.Type, "Rangesize for sparing", "used by sparing scheme 8 only")
 	}
 	if zones == nil || len(zones.List) == 0 {
 		return errAt(b.Pos, "dm_layout_g1: no Zones")
 	}
+	var ins []zoneIn
 	for _, zv := range zones.List {
 		if zv.Kind != BlockValue || zv.Block.Type != "dm_layout_g1_zone" {
 			return errAt(zv.Pos, "Zones: want dm_layout_g1_zone blocks")
 		}
-		z, err := l.zone(zv.Block, revs, sparing, p.Surfaces)
+		z, in, err := l.zone(zv.Block, revs, sparing, p.Surfaces)
 		if err != nil {
 			return err
 		}
 		p.Zones = append(p.Zones, z)
+		ins = append(ins, in)
 	}
+	if sparing == 7 {
+		return endOfDiskSpares(p, ins, zones.List[len(zones.List)-1].Pos)
+	}
+	return nil
+}
+
+// sparingOf returns the drive model's sparing for DiskSim's G1 sparing
+// scheme n (0-10), as the manual defines them.
+func sparingOf(n int64) disk.Sparing {
+	switch n {
+	case 1: // spare tracks at the end of the zone; slips count tracks
+		return disk.Sparing{TrackUnits: true}
+	case 2: // spare sectors at the end of each cylinder
+		return disk.Sparing{Region: disk.SparePerCylinder}
+	case 3: // ... at the end of each track
+		return disk.Sparing{Region: disk.SparePerTrack}
+	case 4: // ... at the end of each cylinder, slips not using them
+		return disk.Sparing{Region: disk.SparePerCylinder, SlipToEnd: true}
+	case 5: // ... at the front of each cylinder
+		return disk.Sparing{Region: disk.SparePerCylinder, AtFront: true}
+	case 6: // ... at the front of each cylinder, slips not using them
+		return disk.Sparing{Region: disk.SparePerCylinder, AtFront: true, SlipToEnd: true}
+	case 8: // ... at the end of each range of cylinders
+		return disk.Sparing{Region: disk.SparePerRange}
+	}
+	// 0 (none), 7 (end of the disk), 9 and 10 (end of each zone) keep
+	// spares at zone ends only (see zone and endOfDiskSpares).
+	return disk.Sparing{}
+}
+
+// endOfDiskSpares places the spares of sparing scheme 7 ("spare sectors
+// are allocated at the end of the disk"): the zones' Number of spares
+// add up to the disk's, at the end of the last zone. A slip shifts every
+// later LBA towards the end of the disk, so each zone but the last ends
+// as many LBAs early as it has slips (its "spares" are the slots its
+// slips pushed into the next zone) and the last zone keeps what is left.
+func endOfDiskSpares(p *disk.Params, ins []zoneIn, at Pos) error {
+	var total, slipsBefore int64
+	for i, in := range ins {
+		total += in.spares
+		if i < len(ins)-1 {
+			p.Zones[i].SpareSectors = len(in.slips)
+			slipsBefore += int64(len(in.slips))
+		}
+	}
+	last := &p.Zones[len(p.Zones)-1]
+	left := total - slipsBefore
+	if left < int64(len(ins[len(ins)-1].slips)) || left >= 1<<40 {
+		return errAt(at, "zone: the disk's %d spares (scheme 7, at the end of the disk) cannot take its %d slips", total, slipsBefore+int64(len(ins[len(ins)-1].slips)))
+	}
+	last.SpareSectors = int(left)
 	return nil
 }
 
@@ -146,6 +230,7 @@ type zoneIn struct {
 	first, last, spt, empty, spares int64
 	offset, tskew, cskew            float64
 	slips                           []int64
+	defects                         []disk.Remap
 	offPos, tPos, cPos              Pos
 	revs                            bool // skews in revolutions, not sectors
 }
@@ -194,8 +279,22 @@ func readZone(b *Block, revs bool) (zoneIn, error) {
 			if v.Kind != ListValue {
 				return true, errAt(v.Pos, "defects: want a list")
 			}
-			if len(v.List) > 0 {
-				return true, errAt(v.Pos, "defects: cannot honour (remapped defects are not modelled)")
+			if len(v.List)%2 != 0 {
+				return true, errAt(v.Pos, "defects: want pairs of defective and replacement locations, got %d numbers", len(v.List))
+			}
+			for i := 0; i < len(v.List); i += 2 {
+				d, err := v.List[i].Int()
+				if err != nil {
+					return true, err
+				}
+				r, err := v.List[i+1].Int()
+				if err != nil {
+					return true, err
+				}
+				if d < 0 || r < 0 {
+					return true, errAt(v.Pos, "defects: locations must not be negative, got %d, %d", d, r)
+				}
+				z.defects = append(z.defects, disk.Remap{Defect: d, Spare: r})
 			}
 		default:
 			return false, nil
@@ -219,49 +318,65 @@ func (in *zoneIn) sectors(x float64, at Pos, what string) (int, error) {
 }
 
 // zone reads a dm_layout_g1_zone block into a Zone of a drive with
-// surfaces surfaces, whose spares follow sparing scheme sparing.
-func (l *loader) zone(b *Block, revs bool, sparing int64, surfaces int) (disk.Zone, error) {
+// surfaces surfaces, whose spares follow sparing scheme sparing; it
+// returns the block as read too.
+func (l *loader) zone(b *Block, revs bool, sparing int64, surfaces int) (disk.Zone, zoneIn, error) {
 	var z disk.Zone
 	in, err := readZone(b, revs)
 	if err != nil {
-		return z, err
+		return z, in, err
 	}
 	first, last, spt := in.first, in.last, in.spt
 	if first < 0 || last < first || spt < 1 || spt > 1<<16 || last >= 1<<24 {
-		return z, errAt(b.Pos, "zone: need 0 <= First cylinder number <= Last cylinder number < %d and Blocks per track in 1..%d, got %d, %d, %d", 1<<24, 1<<16, first, last, spt)
+		return z, in, errAt(b.Pos, "zone: need 0 <= First cylinder number <= Last cylinder number < %d and Blocks per track in 1..%d, got %d, %d, %d", 1<<24, 1<<16, first, last, spt)
 	}
 	z = disk.Zone{FirstCylinder: int(first), LastCylinder: int(last), SectorsPerTrack: int(spt)}
 	if z.FirstBlockOffset, err = in.sectors(in.offset, in.offPos, "Offset of first block"); err != nil {
-		return z, err
+		return z, in, err
 	}
 	if z.TrackSkew, err = in.sectors(in.tskew, in.tPos, "Skew for track switch"); err != nil {
-		return z, err
+		return z, in, err
 	}
 	if z.CylinderSkew, err = in.sectors(in.cskew, in.cPos, "Skew for cylinder switch"); err != nil {
-		return z, err
+		return z, in, err
 	}
 	slots := (last - first + 1) * spt * int64(surfaces)
-	empty, spares, slips := in.empty, in.spares, in.slips
-	switch sparing {
-	case 0:
-		spares = 0
-	case 1:
-		spares *= spt
+	units := slots // slips and defects count sectors ...
+	if sparing == 1 {
+		units /= spt // ... or tracks
 	}
-	if empty < 0 || spares < 0 || empty+spares >= slots {
-		return z, errAt(b.Pos, "zone: empty space (%d) and spares (%d sectors) must be non-negative and leave room in the zone's %d sectors", empty, spares, slots)
+	if in.empty < 0 || in.spares < 0 || in.empty >= slots || in.spares >= slots {
+		return z, in, errAt(b.Pos, "zone: Empty space at zone front (%d) and Number of spares (%d) must be in 0..%d", in.empty, in.spares, slots-1)
 	}
-	if int64(len(slips)) > spares {
-		return z, errAt(b.Pos, "zone: %d slips but only %d spare sectors", len(slips), spares)
-	}
+	slips := append([]int64(nil), in.slips...)
 	sort.Slice(slips, func(i, j int) bool { return slips[i] < slips[j] })
 	for i, s := range slips {
-		if s < 0 || s >= slots || (i > 0 && s == slips[i-1]) {
-			return z, errAt(b.Pos, "zone: slip %d is outside the zone's %d sectors or repeated", s, slots)
+		if s < 0 || s >= units || (i > 0 && s == slips[i-1]) {
+			return z, in, errAt(b.Pos, "zone: slip %d is outside the zone's %d locations or repeated", s, units)
 		}
 	}
-	z.ReservedSectors = int(empty)
-	z.SpareSectors = int(spares)
+	for _, d := range in.defects {
+		if d.Defect >= units || d.Spare >= units {
+			return z, in, errAt(b.Pos, "zone: defect %d remapped to %d: outside the zone's %d locations", d.Defect, d.Spare, units)
+		}
+	}
+	z.ReservedSectors = int(in.empty)
 	z.Slips = slips
-	return z, nil
+	z.Remaps = in.defects
+	k, n := int(in.spares), len(slips)
+	switch sparing {
+	case 1: // spare tracks at the end of the zone
+		z.SpareSectors = k * int(spt)
+	case 2, 3, 5, 8: // spares in each region, used by its slips
+		z.RegionSpares = k
+	case 4, 6: // spares in each cylinder; slips push LBAs to the end
+		z.RegionSpares, z.SpareSectors = k, n
+	case 9: // spares at the end of the zone, used by slips
+		z.SpareSectors = k
+	case 10: // spares at the end of the zone; slips push LBAs past them
+		z.SpareSectors = k + n
+	}
+	// 0: no spares (a slip then has nowhere to go: Validate says so);
+	// 7: see endOfDiskSpares.
+	return z, in, nil
 }
