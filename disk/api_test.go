@@ -75,7 +75,7 @@ func TestValidate(t *testing.T) {
 		{"FullStroke", func(p *Params) { p.FullStroke = p.AverageSeek - 1 }},
 		{"SeekTable[1].Distance", func(p *Params) { p.SeekTable = []SeekPoint{{1, time.Millisecond}, {1, time.Millisecond}} }},
 		{"SeekTable[0].Time", func(p *Params) { p.SeekTable = []SeekPoint{{1, -time.Millisecond}} }},
-		{"WriteSettle", func(p *Params) { p.WriteSettle = -1 }},
+		{"WriteSettle", func(p *Params) { p.WriteSettle = -2 * time.Second }},
 		{"HeadSwitch", func(p *Params) { p.HeadSwitch = -1 }},
 		{"CylinderSwitch", func(p *Params) { p.CylinderSwitch = 2 * time.Second }},
 		{"ReadOverhead", func(p *Params) { p.ReadOverhead = -1 }},

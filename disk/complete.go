@@ -50,12 +50,14 @@ func (d *Drive) settle(c *cmd, now sim.Time) {
 		d.rc.extend(i, c.lba+c.n)
 		d.rc.touch(i)
 		d.st.MediaReads++
+		d.ra.keepFrom = c.lba
 		d.startPrefetch(i, c.tMedia1, now)
 	case kReadHit, kReadStream:
 		d.st.ReadHits++
 		if i := d.rc.find(c.lba, c.n, d.ra.seg, d.frontAt(now)); i >= 0 {
 			d.rc.touch(i)
 			if i == d.ra.seg && !d.p.NoReadAheadOnHit {
+				d.ra.keepFrom = c.lba
 				d.ra.limit = max(d.ra.limit, d.raLimit(c.lba+c.n))
 				if !d.ra.active && !d.armCmd && !d.destageActive && d.ra.front < d.ra.limit {
 					d.ra.active = true
@@ -116,7 +118,7 @@ func (d *Drive) emitPhases(c *cmd) {
 		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)
 		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tDone)
 	case kWriteMedia:
-		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tBus0+sim.Time(d.busNs(c.n)))
+		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tBus0+sim.Time(d.busWrNs(c.n)))
 		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)
 		o.OnPhase(n, r, sim.PhaseRotate, c.tRot, c.tMedia0)
 		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)

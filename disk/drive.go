@@ -18,26 +18,29 @@ type Drive struct {
 	name string
 	obs  *sim.Observer
 
-	g          geometry
-	sk         seekModel
-	rpm        int64
-	ss         int64
-	ssShift    uint
-	capacity   int64 // bytes
-	capSectors int64
-	readOv     int64 // ns
-	writeOv    int64 // ns
-	headSwitch int64 // ns
-	cylSwitch  int64 // ns
-	busPerSec  float64
-	wcLimit    int64 // sectors of dirty data allowed
-	raSectors  int64 // read-ahead amount in sectors
-	maxMerge   int64 // largest dirty extent, sectors
-	maxAge     sim.Time
-	phase      int64 // platter angle at t = 0 (see spindlePhase)
-	lateUnits  int64 // waits longer than this many angle units count as none (see lateTolerance)
-	ov         CommandOverheads
-	prevWrite  bool // the last command served was a write (or flush)
+	g           geometry
+	sk          seekModel
+	rpm         int64
+	ss          int64
+	ssShift     uint
+	capacity    int64 // bytes
+	capSectors  int64
+	readOv      int64   // ns
+	writeOv     int64   // ns
+	headSwitch  int64   // ns
+	cylSwitch   int64   // ns
+	busPerSec   float64 // ns per sector of read data
+	busWrPerSec float64 // ns per sector of write data
+	streamEnd   int64   // where the write stream continues: the end of the last write started, -1 after a read
+	wcLimit     int64   // sectors of dirty data allowed
+	raSectors   int64   // read-ahead amount in sectors
+	maxMerge    int64   // largest dirty extent, sectors
+	minRA       int64   // read-ahead sectors to read before serving another command
+	maxAge      sim.Time
+	phase       int64 // platter angle at t = 0 (see spindlePhase)
+	lateUnits   int64 // waits longer than this many angle units count as none (see lateTolerance)
+	ov          CommandOverheads
+	prevWrite   bool // the last command served was a write (or flush)
 
 	// Tagged command queue: slots, free tags, arrival order.
 	slots   [MaxQueueDepth]cmd
@@ -84,6 +87,7 @@ type Drive struct {
 	hostArea    int64   // integral of hostCount over time, request-ns
 
 	hCmd     cmdHandler
+	hMinRA   minRAHandler
 	hDestage destageHandler
 	hRA      raHandler
 
@@ -96,10 +100,12 @@ type Drive struct {
 type cmdHandler struct{ d *Drive }
 type destageHandler struct{ d *Drive }
 type raHandler struct{ d *Drive }
+type minRAHandler struct{ d *Drive }
 
 func (h *cmdHandler) HandleEvent(now sim.Time, _ any)     { h.d.onCmdDone(now) }
 func (h *destageHandler) HandleEvent(now sim.Time, _ any) { h.d.onDestageDone(now) }
 func (h *raHandler) HandleEvent(now sim.Time, _ any)      { h.d.onChunk(now) }
+func (h *minRAHandler) HandleEvent(now sim.Time, _ any)   { h.d.kick(now) }
 
 // New returns a drive with parameters p (defaults filled) on eng, named
 // name in observer callbacks and errors. obs may be nil.
@@ -177,6 +183,14 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 		d.cylSwitch = d.sk.ns(1, false)
 	}
 	d.busPerSec = 1e9 * float64(d.ss) / p.InterfaceRate
+	d.busWrPerSec = d.busPerSec
+	if p.WriteInterfaceRate > 0 {
+		d.busWrPerSec = 1e9 * float64(d.ss) / p.WriteInterfaceRate
+	}
+	d.streamEnd = -1
+	if !d.ov.Enabled {
+		d.ov = CommandOverheads{}
+	}
 	d.wcLimit = p.WriteCacheBytes / d.ss
 	segSectors := p.BufferSize / int64(p.Segments) / d.ss
 	nseg := p.Segments
@@ -195,7 +209,14 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 			d.raSectors = min(p.ReadAheadBytes/d.ss, segSectors)
 		}
 	}
+	if p.NoBufferCache {
+		d.raSectors = 0 // no read-ahead: nothing would read it
+	}
 	d.maxMerge = max(segSectors, 1)
+	if p.NoWriteMerge {
+		d.maxMerge = 0
+	}
+	d.minRA = p.MinReadAheadBytes / d.ss
 	d.ra.seg = -1
 	d.dirty = newDirtySet(p.WriteCacheEntries)
 	d.data.ss = d.ss
@@ -204,7 +225,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 		d.free[i] = uint8(p.QueueDepth - 1 - i)
 	}
 	d.host = make([]*sim.Request, 16)
-	d.hCmd.d, d.hDestage.d, d.hRA.d = d, d, d
+	d.hCmd.d, d.hDestage.d, d.hRA.d, d.hMinRA.d = d, d, d, d
 	d.lastAcc = eng.Now()
 	d.created = eng.Now()
 	return d, nil

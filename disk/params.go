@@ -246,6 +246,63 @@ type CommandOverheads struct {
 	// ReadCompletion and WriteCompletion are DiskSim's "Read completion
 	// overhead" and "Write completion overhead".
 	ReadCompletion, WriteCompletion time.Duration
+
+	// The fields below time the drive's use of the bus (see bus.go);
+	// their zero values add nothing.
+
+	// DataPreparation is spent after the drive has the bus and before
+	// each data transfer, for reads and writes (DiskSim's "Data
+	// preparation overhead").
+	DataPreparation time.Duration
+	// ReadDisconnectAfterRead and ReadDisconnectAfterWrite are spent when
+	// a read that misses the buffer lets go of the bus to position the
+	// arm, by the previous command's direction; WriteDisconnect when a
+	// write lets go of it once its data are in the buffer. They overlap
+	// the media access; the drive cannot reconnect before they end.
+	ReadDisconnectAfterRead, ReadDisconnectAfterWrite, WriteDisconnect time.Duration
+	// FirstReselect is spent reconnecting to the bus for the first time
+	// after a disconnect (a read's data, a write's completion);
+	// OtherReselect on later reconnections (a read whose transfer
+	// outran the media and let go of the bus, a write after an extra
+	// disconnect).
+	FirstReselect, OtherReselect time.Duration
+	// NeverDisconnect keeps the bus from arrival to completion: no
+	// disconnect or reselect time is spent.
+	NeverDisconnect bool
+	// HoldBusForRead keeps the bus through a read's whole transfer even
+	// if it outruns the media (DiskSim's "Hold bus entire read xfer").
+	HoldBusForRead bool
+	// DisconnectWriteIfSeek lets a write that misses the write cache
+	// disconnect when its data are in while the arm is still seeking;
+	// otherwise it disconnects only once the seek is over (DiskSim's
+	// "Disconnect write if seek").
+	DisconnectWriteIfSeek bool
+	// MinimumSeekDelay is the least time, after its command overhead, a
+	// write that does not continue the previous command waits before it
+	// writes the media (DiskSim's "Minimum seek delay").
+	MinimumSeekDelay time.Duration
+	// Extra makes writes disconnect before their data cross the bus
+	// (DiskSim's "Extra write disconnect").
+	Extra ExtraWriteDisconnect
+}
+
+// ExtraWriteDisconnect is the behaviour of a drive that disconnects from
+// the bus after a write command and before its data (DiskSim's "Extra
+// write disconnect" and its five "Extradisc" overheads).
+type ExtraWriteDisconnect struct {
+	Enabled bool
+	// Command replaces the write overheads.
+	Command time.Duration
+	// Disconnect is spent letting go of the bus, overlapping the seek.
+	Disconnect time.Duration
+	// InterDisconnect runs from the disconnect to the attempt to
+	// reconnect (then FirstReselect) for the data.
+	InterDisconnect time.Duration
+	// SecondDisconnect replaces WriteDisconnect after the data; the
+	// completion then reconnects with OtherReselect.
+	SecondDisconnect time.Duration
+	// SeekDelta delays the arm after Command.
+	SeekDelta time.Duration
 }
 
 // SeekPoint is one measured point of a seek curve.
@@ -347,6 +404,15 @@ type Params struct {
 	// second (SATA 1.5 Gb/s = 150e6, 3 Gb/s = 300e6, 6 Gb/s = 600e6).
 	// Default 300e6.
 	InterfaceRate float64
+	// WriteInterfaceRate is the rate for write data, in bytes per
+	// second, when the bus carries them at another rate than read data
+	// (DiskSim's bus "Write block transfer time"). Zero means
+	// InterfaceRate.
+	WriteInterfaceRate float64
+	// ReadBusWatermarkOfSegment makes ReadBusWatermark a fraction of the
+	// segment size (capped at the read) instead of the read (DiskSim's
+	// "Set watermark by reqsize" = 0).
+	ReadBusWatermarkOfSegment bool
 	// ReadBusWatermark is the fraction (0..1) of a read from the media
 	// that must be in the buffer before its data starts across the
 	// interface (DiskSim's high water mark set by request size). Zero
@@ -379,6 +445,23 @@ type Params struct {
 	// restarting or extending read-ahead (DiskSim's "Read-ahead on idle
 	// hit" = 0). The zero value keeps reading ahead of a stream of hits.
 	NoReadAheadOnHit bool
+	// NoBufferCache uses the buffer only to match the media and bus
+	// speeds (DiskSim's "Enable caching in buffer" = 0): no read hits on
+	// data earlier commands left and no read-ahead. Dirty data of the
+	// write cache are still read from the buffer.
+	NoBufferCache bool
+	// ReadAheadKeepsRequest stops read-ahead before it would push the
+	// latest read's own data out of its segment (DiskSim's "Read-ahead
+	// over requested" = 0).
+	ReadAheadKeepsRequest bool
+	// MinReadAheadBytes is how much read-ahead, in bytes, must be read
+	// after a read before the drive serves another command (DiskSim's
+	// "Minimum read-ahead (blks)"). Zero lets commands stop it at once.
+	MinReadAheadBytes int64
+	// WriteHitStopsReadAhead stops read-ahead when a write goes into the
+	// write cache (DiskSim's "Write hit stop prefetch"); otherwise a
+	// write stops it only if it overlaps the segment or needs the arm.
+	WriteHitStopsReadAhead bool
 
 	// WriteCache enables immediate reporting: writes complete once in the
 	// buffer and are destaged later. The zero value is off; every preset
@@ -391,6 +474,18 @@ type Params struct {
 	// holds (adjacent writes merge into one extent). Default 32; at most
 	// 1024. It bounds the destage scheduler's search.
 	WriteCacheEntries int
+	// WriteCacheAppendOnly limits the write cache to sequential write
+	// streams (DiskSim's fast write level 1): a write goes into it only
+	// if it starts where the previous command, a write, ended.
+	WriteCacheAppendOnly bool
+	// FlushBeforeOther destages all dirty data before the drive serves a
+	// read, or a write that does not continue the write stream (DiskSim's
+	// fast write levels 1 and 2: "before any such request is serviced by
+	// the disk, all of the dirty write data must be flushed").
+	FlushBeforeOther bool
+	// NoWriteMerge keeps each write's dirty data apart: adjacent writes
+	// do not merge into one extent (DiskSim's "Combine seq writes" = 0).
+	NoWriteMerge bool
 
 	// QueueDepth is the tagged command queue depth, 1..32 (NCQ: 32).
 	// Default 32. Requests beyond it wait in a FIFO host queue.
@@ -617,8 +712,11 @@ func (p *Params) checkOverheads(bad complain) {
 		bad("ReadBusWatermark", "must be in 0..1, got %g", p.ReadBusWatermark)
 	}
 	if o := p.Overheads; o.Enabled {
+		x := o.Extra
 		for i, v := range []time.Duration{o.ReadHitAfterRead, o.ReadHitAfterWrite, o.ReadMissAfterRead, o.ReadMissAfterWrite,
-			o.WriteHitAfterRead, o.WriteHitAfterWrite, o.WriteMissAfterRead, o.WriteMissAfterWrite, o.ReadCompletion, o.WriteCompletion} {
+			o.WriteHitAfterRead, o.WriteHitAfterWrite, o.WriteMissAfterRead, o.WriteMissAfterWrite, o.ReadCompletion, o.WriteCompletion,
+			o.DataPreparation, o.ReadDisconnectAfterRead, o.ReadDisconnectAfterWrite, o.WriteDisconnect, o.FirstReselect, o.OtherReselect,
+			o.MinimumSeekDelay, x.Command, x.Disconnect, x.InterDisconnect, x.SecondDisconnect, x.SeekDelta} {
 			if v < 0 || v > time.Second {
 				bad("Overheads", "field %d must be in 0..1s, got %v", i, v)
 			}
@@ -667,7 +765,7 @@ func (p *Params) checkSeek(bad complain) {
 		name string
 		v    time.Duration
 	}{
-		{"WriteSettle", p.WriteSettle}, {"HeadSwitch", p.HeadSwitch}, {"CylinderSwitch", p.CylinderSwitch},
+		{"HeadSwitch", p.HeadSwitch}, {"CylinderSwitch", p.CylinderSwitch},
 		{"ReadOverhead", p.ReadOverhead}, {"WriteOverhead", p.WriteOverhead},
 	} {
 		if f.v < 0 {
@@ -678,6 +776,15 @@ func (p *Params) checkSeek(bad complain) {
 	}
 	if !(p.InterfaceRate > 0) || p.InterfaceRate > 1e12 {
 		bad("InterfaceRate", "must be in (0, 1e12] bytes/s, got %g", p.InterfaceRate)
+	}
+	if !(p.WriteInterfaceRate >= 0) || p.WriteInterfaceRate > 1e12 {
+		bad("WriteInterfaceRate", "must be 0 or in (0, 1e12] bytes/s, got %g", p.WriteInterfaceRate)
+	}
+	// A negative write settle is allowed: settling for a write may be
+	// quicker than the read settle the seek times include (DiskSim's
+	// manual allows it); a seek still takes no less than zero.
+	if p.WriteSettle < -time.Second || p.WriteSettle > time.Second {
+		bad("WriteSettle", "must be in -1s..1s, got %v", p.WriteSettle)
 	}
 }
 
@@ -697,6 +804,9 @@ func (p *Params) checkBuffer(bad complain) {
 	}
 	if p.ReadAheadBytes < 0 {
 		bad("ReadAheadBytes", "must not be negative, got %d", p.ReadAheadBytes)
+	}
+	if p.MinReadAheadBytes < 0 || p.MinReadAheadBytes > p.BufferSize {
+		bad("MinReadAheadBytes", "must be in 0..BufferSize (%d), got %d", p.BufferSize, p.MinReadAheadBytes)
 	}
 	if p.WriteCacheBytes < 0 || p.WriteCacheBytes > p.BufferSize {
 		bad("WriteCacheBytes", "must be in 0..BufferSize (%d), got %d", p.BufferSize, p.WriteCacheBytes)

@@ -74,6 +74,9 @@ func (d *Drive) removeAt(i int) uint8 {
 // enqueue-time hint and the segment being filled; exact is set when the
 // arm is busy and the answer must be exact.
 func (d *Drive) noArm(c *cmd, now sim.Time, exact bool) bool {
+	if d.p.FlushBeforeOther && d.waitsFlush(c) {
+		return false
+	}
 	if c.write {
 		return d.cacheable(c) && d.fits(c.n)
 	}
@@ -211,7 +214,7 @@ func (d *Drive) pickSATF(now sim.Time, n int) int {
 	var bc int64 = 1 << 62
 	for j := 0; j < n; j++ {
 		c := &d.slots[d.order[j]]
-		if c.write && d.blockedWrite(c) {
+		if d.blockedWrite(c) {
 			continue
 		}
 		if e := d.estimate(c.cyl, c.head, c.angle, c.write, a0); e < bc {

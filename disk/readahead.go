@@ -17,13 +17,15 @@ type prefetch struct {
 	cLBA, cN     int64
 	cZone        int
 	cStart, cEnd sim.Time
+	minEnd       int64 // read-ahead must reach this LBA before another command starts (Params.MinReadAheadBytes)
+	keepFrom     int64 // with Params.ReadAheadKeepsRequest, the latest read's first LBA, which read-ahead must not push out
 }
 
 // bufferHit reports whether [lba, lba+n) is wholly in the buffer: in a
 // read segment (including what read-ahead has read so far), in dirty
 // data, or in the extent being destaged.
 func (d *Drive) bufferHit(lba, n int64, now sim.Time) bool {
-	if d.rc.find(lba, n, d.ra.seg, d.frontAt(now)) >= 0 {
+	if !d.p.NoBufferCache && d.rc.find(lba, n, d.ra.seg, d.frontAt(now)) >= 0 {
 		return true
 	}
 	if len(d.dirty.ext) > 0 && d.dirty.covers(lba, n) {
@@ -105,7 +107,24 @@ func (d *Drive) raLimit(end int64) int64 {
 		}
 		lim = min(t, lim)
 	}
+	if d.p.ReadAheadKeepsRequest {
+		lim = min(lim, d.ra.keepFrom+d.rc.size)
+	}
 	return min(lim, d.capSectors)
+}
+
+// minReadAheadWait reports whether read-ahead must go on before another
+// command starts (Params.MinReadAheadBytes); if so it arranges to kick
+// the drive when the minimum is reached.
+func (d *Drive) minReadAheadWait(now sim.Time) bool {
+	if d.minRA == 0 || !d.ra.active || d.frontAt(now) >= d.ra.minEnd {
+		return false
+	}
+	if d.ra.minEnd <= d.ra.cLBA+d.ra.cN {
+		at := d.ra.cStart + sim.Time(d.g.zones[d.ra.cZone].xferNs(d.ra.minEnd-d.ra.cLBA))
+		d.eng.Schedule(max(at, now), &d.hMinRA, nil)
+	} // else the chunk's end event kicks the drive
+	return true
 }
 
 // resolveStream schedules a streaming read's completion once the chunk
@@ -131,6 +150,7 @@ func (d *Drive) startPrefetch(seg int, from, now sim.Time) {
 	s := &d.rc.segs[seg]
 	d.ra.front = s.end
 	d.ra.limit = d.raLimit(s.end)
+	d.ra.minEnd = min(s.end+d.minRA, d.ra.limit)
 	if d.ra.front >= d.ra.limit {
 		return
 	}

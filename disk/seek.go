@@ -86,7 +86,7 @@ func (m *seekModel) ns(dist int64, write bool) int64 {
 		t = m.tableNs(dist)
 	}
 	if write {
-		t += m.settle
+		t = max(t+m.settle, 0) // a negative settle shortens the seek
 	}
 	return t
 }

@@ -8,7 +8,7 @@ import "github.com/raidsim/raidsim/sim"
 // kick starts whatever can start now: the next command, a flush's
 // completion, background destaging.
 func (d *Drive) kick(now sim.Time) {
-	if d.cur < 0 && d.qlen > 0 {
+	if d.cur < 0 && d.qlen > 0 && !d.minReadAheadWait(now) {
 		if !d.destageActive && !d.forcedLast && len(d.dirty.ext) > 0 && d.writeWaitsForRoom() && !d.starving(now) {
 			// A queued write needs cache room: destage before serving
 			// anything else, so reads queue behind the drive's own
@@ -62,6 +62,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		c.tOver = max(now, c.tQueue+sim.Time(d.writeOv))
 		return // kick schedules completion once the cache is clean
 	case !c.write:
+		d.streamEnd = -1
 		hit := d.bufferHit(c.lba, c.n, now)
 		ov := d.readOv
 		if d.ov.Enabled {
@@ -71,8 +72,8 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		bus := d.busNs(c.n)
 		if hit {
 			c.kind = kReadHit
-			c.tBus0 = c.tOver
-			c.tDone = c.tOver + sim.Time(bus)
+			c.tBus0 = c.tOver + sim.Time(d.ov.DataPreparation)
+			c.tDone = c.tBus0 + sim.Time(bus)
 			d.scheduleDone(c)
 			return
 		}
@@ -83,35 +84,37 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		c.kind = kReadMedia
 		d.armCmd, d.forcedLast = true, false
 		d.access(c, c.tOver, false, c.tOver)
-		busStart := c.tMedia0
-		if wm := d.p.ReadBusWatermark; wm > 0 {
-			busStart += sim.Time(wm * float64(c.tMedia1-c.tMedia0))
-		}
-		c.tDone = max(c.tMedia1, busStart+sim.Time(bus))
-		c.tBus0 = c.tDone - sim.Time(bus)
+		d.readMissDone(c, bus)
 		d.scheduleDone(c)
 	default:
 		cached := d.cacheable(c) && d.fits(c.n)
+		d.streamEnd = c.lba + c.n
 		c.tOver = max(now, c.tQueue+sim.Time(d.writeOverhead(cached)))
-		bus := sim.Time(d.busNs(c.n))
+		bus := sim.Time(d.busWrNs(c.n))
 		if d.ra.seg >= 0 && d.rc.invalidate(c.lba, c.n, d.ra.seg) {
 			d.stopPrefetch(now)
 			d.ra.seg = -1
 		}
 		if cached {
+			if d.p.WriteHitStopsReadAhead {
+				d.stopPrefetch(now)
+			}
 			c.kind = kWriteCached
-			c.tBus0 = c.tOver
-			c.tDone = c.tOver + bus
+			c.tBus0, _ = d.writeDataAt(c, c.tOver)
+			c.tDone = c.tBus0 + bus
 			d.scheduleDone(c)
 			return
 		}
 		d.stopPrefetch(now)
 		c.kind = kWriteMedia
 		d.armCmd, d.forcedLast = true, false
-		c.tBus0 = max(c.tQueue+sim.Time(d.writeOverhead(false)), d.busFree)
+		// The data may cross the bus while earlier commands use the media.
+		early := *c
+		early.tOver = c.tQueue + sim.Time(d.writeOverhead(false))
+		c.tBus0, _ = d.writeDataAt(&early, d.busFree)
+		_, arm := d.writeDataAt(c, d.busFree)
 		d.busFree = c.tBus0 + bus
-		d.access(c, c.tOver, true, c.tBus0+bus)
-		c.tDone = c.tMedia1
+		d.writeMediaDone(c, arm, bus)
 		d.scheduleDone(c)
 	}
 }
@@ -142,6 +145,8 @@ func (d *Drive) writeOverhead(hit bool) int64 {
 		return d.writeOv
 	}
 	switch {
+	case o.Extra.Enabled:
+		return int64(o.Extra.Command)
 	case hit && d.prevWrite:
 		return int64(o.WriteHitAfterWrite)
 	case hit:
@@ -166,6 +171,3 @@ func (d *Drive) scheduleDone(c *cmd) {
 	}
 	d.eng.Schedule(c.tDone, &d.hCmd, nil)
 }
-
-// busNs returns the interface transfer time of n sectors.
-func (d *Drive) busNs(n int64) int64 { return int64(float64(n)*d.busPerSec + 0.999) }

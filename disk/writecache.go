@@ -93,9 +93,21 @@ func (d *Drive) onDestageDone(now sim.Time) {
 	d.kick(now)
 }
 
-// cacheable reports whether c is a write the write cache may absorb.
+// cacheable reports whether c is a write the write cache may absorb:
+// with WriteCacheAppendOnly, only the next piece of a write stream.
 func (d *Drive) cacheable(c *cmd) bool {
-	return c.write && d.p.WriteCache && !c.fua && c.n <= d.wcLimit
+	return c.write && d.p.WriteCache && !c.fua && c.n <= d.wcLimit && (!d.p.WriteCacheAppendOnly || d.appends(c))
+}
+
+// appends reports whether write c continues the write stream: it starts
+// where the last command, a write, ended.
+func (d *Drive) appends(c *cmd) bool { return c.write && c.lba == d.streamEnd }
+
+// waitsFlush reports whether c must wait for the dirty data to reach the
+// media (Params.FlushBeforeOther): it is not the next piece of the write
+// stream and dirty data remain.
+func (d *Drive) waitsFlush(c *cmd) bool {
+	return d.p.FlushBeforeOther && !c.flush && (len(d.dirty.ext) > 0 || d.destageActive) && !d.appends(c)
 }
 
 // fits reports whether the write cache has room for n more sectors now.
@@ -103,7 +115,8 @@ func (d *Drive) fits(n int64) bool {
 	return len(d.dirty.ext) < d.dirty.cap && d.dirty.sectors+n <= d.wcLimit
 }
 
-// blockedWrite reports whether c is a cacheable write waiting for space.
+// blockedWrite reports whether c waits for the write cache: a cacheable
+// write waiting for space, or a command waiting for a flush (waitsFlush).
 func (d *Drive) blockedWrite(c *cmd) bool {
-	return d.cacheable(c) && !d.fits(c.n)
+	return (d.cacheable(c) && !d.fits(c.n)) || d.waitsFlush(c)
 }

@@ -13,64 +13,47 @@ type ctrl struct {
 	db                                    *Block
 	model                                 *Block
 	perReq, scale                         float64
-	ov                                    [10]float64
+	ov                                    [22]float64
 	segs, segSize, writeSegs, sepWrite    int64
 	bcr, maxRA                            int64
 	highWM                                float64
 	wmByReq                               int64
-	fastWrite, caching                    int64
+	fastWrite, caching, preseek           int64
+	minRA                                 int64
 	bulk                                  float64
 	sawSched, sawModel, sawSegs, sawSegSz bool
 }
 
 // The disksim_disk keys by how they are read.
 var (
-	// ovKeys index ctrl.ov: the eight overheads and two completions, ms.
+	// ovKeys index ctrl.ov: the overheads and delays, ms, all scaled by
+	// the time scale for overheads (the per-request overhead adds to the
+	// first eight).
 	ovKeys = map[string]int{
 		"read hit over. after read": 0, "read hit over. after write": 1,
 		"read miss over. after read": 2, "read miss over. after write": 3,
 		"write hit over. after read": 4, "write hit over. after write": 5,
 		"write miss over. after read": 6, "write miss over. after write": 7,
 		"read completion overhead": 8, "write completion overhead": 9,
-	}
-	// mustZero keys name features the model lacks, so only 0 is honoured.
-	mustZero = map[string]string{
-		"preseeking level":           "preseeking is not modelled",
-		"data preparation overhead":  "not modelled",
-		"first reselect overhead":    "not modelled",
-		"other reselect overhead":    "not modelled",
-		"read disconnect afterread":  "not modelled",
-		"read disconnect afterwrite": "not modelled",
-		"write disconnect overhead":  "not modelled",
-		"extra write disconnect":     "not modelled",
-		"minimum seek delay":         "not modelled",
-		"minimum read-ahead (blks)":  "a minimum read-ahead is not modelled",
+		"data preparation overhead": 10, "first reselect overhead": 11, "other reselect overhead": 12,
+		"read disconnect afterread": 13, "read disconnect afterwrite": 14, "write disconnect overhead": 15,
+		"extradisc command overhead": 16, "extradisc disconnect overhead": 17, "extradisc inter-disconnect delay": 18,
+		"extradisc 2nd disconnect overhead": 19, "extradisc seek delta": 20, "minimum seek delay": 21,
 	}
 	// ignoredKeys are listed in the Report with the reason.
 	ignoredKeys = map[string]string{
 		"print stats":                         "statistics",
-		"hold bus entire read xfer":           "one device per bus: no contention",
-		"hold bus entire write xfer":          "one device per bus: no contention",
-		"never disconnect":                    "one device per bus: no contention",
+		"hold bus entire write xfer":          "a write's data cross the bus whole before its media write",
 		"avg sectors per cylinder":            "not used by the disk itself",
 		"calc sector by sector":               "timing is exact",
 		"allow sneaky full read hits":         "no hits overtake the command in service",
 		"allow sneaky partial read hits":      "no hits overtake the command in service",
 		"allow sneaky intermediate read hits": "no hits overtake the command in service",
 		"allow write prebuffering":            "no prebuffering of queued writes",
-		"low (write) water mark":              "writes are buffered whole",
-		"read-ahead over requested":           "read-ahead may reuse the whole segment",
-		"combine seq writes":                  "adjacent dirty data always merges",
+		"low (write) water mark":              "a write's data cross the bus whole before its media write",
 		"stop prefetch in sector":             "read-ahead stops at sector granularity",
-		"disconnect write if seek":            "bus disconnection is not modelled",
-		"write hit stop prefetch":             "a write stops read-ahead only if it overlaps it or needs the arm",
 		"read directly to buffer":             "no separate sector buffer",
 		"immed transfer partial hit":          "partial hits are read from the media",
-		"extradisc command overhead":          "extra write disconnect is 0",
-		"extradisc disconnect overhead":       "extra write disconnect is 0",
-		"extradisc inter-disconnect delay":    "extra write disconnect is 0",
-		"extradisc 2nd disconnect overhead":   "extra write disconnect is 0",
-		"extradisc seek delta":                "extra write disconnect is 0",
 	}
 	// floatKeys and intKeys are numbers kept in ctrl.
 	floatKeys = map[string]func(c *ctrl) *float64{
@@ -87,6 +70,8 @@ var (
 		"buffer continuous read":           func(c *ctrl) *int64 { return &c.bcr },
 		"maximum read-ahead (blks)":        func(c *ctrl) *int64 { return &c.maxRA },
 		"fast write level":                 func(c *ctrl) *int64 { return &c.fastWrite },
+		"preseeking level":                 func(c *ctrl) *int64 { return &c.preseek },
+		"minimum read-ahead (blks)":        func(c *ctrl) *int64 { return &c.minRA },
 	}
 	// flagKeys are 0/1 switches that set a Params field.
 	flagKeys = map[string]func(p *disk.Params, on bool){
@@ -96,6 +81,13 @@ var (
 		"read any free blocks":          func(p *disk.Params, on bool) { p.ReadAnyFree = on },
 		"immediate buffer read":         func(p *disk.Params, on bool) { p.ZeroLatencyRead = on },
 		"immediate buffer write":        func(p *disk.Params, on bool) { p.ZeroLatencyWrite = on },
+		"hold bus entire read xfer":     func(p *disk.Params, on bool) { p.Overheads.HoldBusForRead = on },
+		"never disconnect":              func(p *disk.Params, on bool) { p.Overheads.NeverDisconnect = on },
+		"disconnect write if seek":      func(p *disk.Params, on bool) { p.Overheads.DisconnectWriteIfSeek = on },
+		"extra write disconnect":        func(p *disk.Params, on bool) { p.Overheads.Extra.Enabled = on },
+		"read-ahead over requested":     func(p *disk.Params, on bool) { p.ReadAheadKeepsRequest = !on },
+		"combine seq writes":            func(p *disk.Params, on bool) { p.NoWriteMerge = !on },
+		"write hit stop prefetch":       func(p *disk.Params, on bool) { p.WriteHitStopsReadAhead = on },
 	}
 )
 
@@ -106,13 +98,6 @@ func (l *loader) diskParam(c *ctrl, p *disk.Params, k string, pr Param) (bool, e
 	if i, ok := ovKeys[k]; ok {
 		f, err := v.Float()
 		c.ov[i] = f
-		return true, err
-	}
-	if why, ok := mustZero[k]; ok {
-		f, err := v.Float()
-		if err == nil && f != 0 {
-			err = errAt(pr.Pos, "%s = %s: cannot honour (%s); only 0 is supported", pr.Key, v.Word, why)
-		}
 		return true, err
 	}
 	if why, ok := ignoredKeys[k]; ok {
@@ -169,7 +154,7 @@ func (l *loader) diskParam(c *ctrl, p *disk.Params, k string, pr Param) (bool, e
 // apply turns what c read into p's controller, interface and buffer
 // fields; blockTime is the slowest transfer time (ms per block) of the
 // buses and controllers on the way to the disk.
-func (c *ctrl) apply(p *disk.Params, blockTime float64) error {
+func (c *ctrl) apply(p *disk.Params, blockTime pathTimes) error {
 	if err := c.required(p); err != nil {
 		return err
 	}
@@ -205,11 +190,16 @@ func (c *ctrl) required(p *disk.Params) error {
 	return nil
 }
 
-// overheads sets the command overheads (ms), scaled; the per-request
-// overhead adds to each.
+// overheads sets the command overheads and bus delays (ms), scaled;
+// the per-request overhead adds to the eight command overheads.
 func (c *ctrl) overheads(p *disk.Params) error {
 	if c.scale < 0 || c.perReq < 0 {
 		return errAt(c.db.Pos, "%s %s: negative overhead scale or per-request overhead", c.db.Type, c.db.Name)
+	}
+	for k, i := range ovKeys {
+		if c.ov[i] < 0 || c.ov[i] > 1000 {
+			return errAt(c.db.Pos, "%s %s: %s = %g: must be in 0..1000 ms", c.db.Type, c.db.Name, k, c.ov[i])
+		}
 	}
 	d := func(i int) time.Duration {
 		x := c.ov[i]
@@ -218,24 +208,43 @@ func (c *ctrl) overheads(p *disk.Params) error {
 		}
 		return ms(x * c.scale)
 	}
-	p.Overheads = disk.CommandOverheads{Enabled: true,
-		ReadHitAfterRead: d(0), ReadHitAfterWrite: d(1), ReadMissAfterRead: d(2), ReadMissAfterWrite: d(3),
-		WriteHitAfterRead: d(4), WriteHitAfterWrite: d(5), WriteMissAfterRead: d(6), WriteMissAfterWrite: d(7),
-		ReadCompletion: d(8), WriteCompletion: d(9)}
+	o := &p.Overheads
+	o.Enabled = true
+	o.ReadHitAfterRead, o.ReadHitAfterWrite, o.ReadMissAfterRead, o.ReadMissAfterWrite = d(0), d(1), d(2), d(3)
+	o.WriteHitAfterRead, o.WriteHitAfterWrite, o.WriteMissAfterRead, o.WriteMissAfterWrite = d(4), d(5), d(6), d(7)
+	o.ReadCompletion, o.WriteCompletion = d(8), d(9)
+	o.DataPreparation, o.FirstReselect, o.OtherReselect = d(10), d(11), d(12)
+	o.ReadDisconnectAfterRead, o.ReadDisconnectAfterWrite, o.WriteDisconnect = d(13), d(14), d(15)
+	x := &o.Extra
+	x.Command, x.Disconnect, x.InterDisconnect, x.SecondDisconnect, x.SeekDelta = d(16), d(17), d(18), d(19), d(20)
+	o.MinimumSeekDelay = d(21)
+	switch c.preseek {
+	case 0, 1:
+		// Level 1 lets the arm move once the completion message is
+		// prepared: here that is when the command completes (its
+		// completion overhead spent), as with level 0.
+	default:
+		return errAt(c.db.Pos, "%s %s: Preseeking level = %d: cannot honour (0 and 1 are supported: the arm moves for the next command once the current one completes)", c.db.Type, c.db.Name, c.preseek)
+	}
 	return nil
 }
 
-// iface sets the interface rate: the slowest of the disk, the buses and
-// controllers.
-func (c *ctrl) iface(p *disk.Params, blockTime float64) error {
-	bt := max(c.bulk, blockTime)
-	if bt < 0 {
-		return errAt(c.db.Pos, "negative block transfer time")
+// iface sets the interface rates for read and write data: the slowest of
+// the disk, the buses and controllers, by direction.
+func (c *ctrl) iface(p *disk.Params, bt pathTimes) error {
+	rd, wr := max(c.bulk, bt.read), max(c.bulk, bt.write)
+	if rd < 0 || wr < 0 || rd > 1e3 || wr > 1e3 {
+		return errAt(c.db.Pos, "block transfer times must be in 0..1000 ms, got %g (read) and %g (write)", rd, wr)
 	}
-	if bt == 0 {
-		p.InterfaceRate = 1e12 // DiskSim: transfers take no time
-	} else {
-		p.InterfaceRate = 512 / (bt / 1e3)
+	rate := func(bt float64) float64 {
+		if bt == 0 {
+			return 1e12 // DiskSim: transfers take no time
+		}
+		return 512 / (bt / 1e3)
+	}
+	p.InterfaceRate = rate(rd)
+	if wr != rd {
+		p.WriteInterfaceRate = rate(wr)
 	}
 	return nil
 }
@@ -246,9 +255,10 @@ func (c *ctrl) buffer(p *disk.Params) error {
 	if c.segs < 1 || c.segSize < 1 {
 		return errAt(db.Pos, "%s %s: buffer segments (%d) and segment size (%d) must be positive", db.Type, db.Name, c.segs, c.segSize)
 	}
-	if c.caching != 1 {
-		return errAt(db.Pos, "%s %s: Enable caching in buffer = %d: cannot honour (the buffer always caches)", db.Type, db.Name, c.caching)
-	}
+	// The manual: "whether or not on-board buffer segments are used for
+	// data caching as well as for speed-matching": a yes/no flag, any
+	// value but 0 meaning yes.
+	p.NoBufferCache = c.caching == 0
 	readSegs := c.segs
 	if c.sepWrite != 0 && c.segs > 1 {
 		readSegs = c.segs - 1
@@ -258,9 +268,7 @@ func (c *ctrl) buffer(p *disk.Params) error {
 	}
 	p.Segments = int(readSegs)
 	p.BufferSize = readSegs * c.segSize * 512
-	if c.wmByReq == 0 {
-		return errAt(db.Pos, "%s %s: Set watermark by reqsize = 0: cannot honour (watermarks are fractions of the request)", db.Type, db.Name)
-	}
+	p.ReadBusWatermarkOfSegment = c.wmByReq == 0
 	if c.highWM < 0 || c.highWM > 1 {
 		return errAt(db.Pos, "%s %s: High (read) water mark %g: must be in 0..1", db.Type, db.Name, c.highWM)
 	}
@@ -288,9 +296,13 @@ func (c *ctrl) readAhead(p *disk.Params) error {
 	default:
 		return errAt(db.Pos, "%s %s: Buffer continuous read = %d: unknown", db.Type, db.Name, c.bcr)
 	}
-	if maxRA < 0 {
-		return errAt(db.Pos, "%s %s: Maximum read-ahead (blks) = %d: negative", db.Type, db.Name, maxRA)
+	if maxRA < 0 || maxRA >= 1<<40 {
+		return errAt(db.Pos, "%s %s: Maximum read-ahead (blks) = %d: must be in 0..2^40", db.Type, db.Name, maxRA)
 	}
+	if c.minRA < 0 || c.minRA > c.segSize {
+		return errAt(db.Pos, "%s %s: Minimum read-ahead (blks) = %d: must be in 0..the segment size (%d)", db.Type, db.Name, c.minRA, c.segSize)
+	}
+	p.MinReadAheadBytes = min(c.minRA, maxRA) * 512
 	if maxRA == 0 {
 		p.ReadAhead = disk.ReadAheadOff
 	}
@@ -298,20 +310,27 @@ func (c *ctrl) readAhead(p *disk.Params) error {
 	return nil
 }
 
-// writeCache sets the write cache from the fast write level.
+// writeCache sets the write cache from the fast write level: 0 none; 1
+// write-back "for contiguous sequential write request streams" only; 2
+// for such streams "even if they are intermixed with read or
+// non-appending write requests, although before any such request is
+// serviced by the disk, all of the dirty write data must be flushed".
 func (c *ctrl) writeCache(p *disk.Params) error {
 	db := c.db
 	switch c.fastWrite {
 	case 0:
-	case 2:
-		if c.writeSegs < 1 {
-			return errAt(db.Pos, "%s %s: Fast write level 2 with %d write segments", db.Type, db.Name, c.writeSegs)
-		}
-		p.WriteCache = true
-		p.WriteCacheEntries = int(min(c.writeSegs, disk.MaxWriteCacheEntries))
-		p.WriteCacheBytes = min(c.writeSegs*c.segSize*512, p.BufferSize)
+		return nil
+	case 1, 2:
 	default:
-		return errAt(db.Pos, "%s %s: Fast write level = %d: cannot honour (0 and 2 are supported)", db.Type, db.Name, c.fastWrite)
+		return errAt(db.Pos, "%s %s: Fast write level = %d: unknown (0, 1 and 2)", db.Type, db.Name, c.fastWrite)
 	}
+	if c.writeSegs < 1 {
+		return errAt(db.Pos, "%s %s: Fast write level %d with %d write segments", db.Type, db.Name, c.fastWrite, c.writeSegs)
+	}
+	p.WriteCache = true
+	p.WriteCacheEntries = int(min(c.writeSegs, disk.MaxWriteCacheEntries))
+	p.WriteCacheBytes = min(c.writeSegs*c.segSize*512, p.BufferSize)
+	p.WriteCacheAppendOnly = c.fastWrite == 1
+	p.FlushBeforeOther = true
 	return nil
 }

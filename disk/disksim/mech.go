@@ -84,8 +84,11 @@ func (l *loader) mech(b *Block, p *disk.Params, cyls int64) error {
 	if m.hs < 0 || m.hs > 1000 {
 		return errAt(b.Pos, "Head switch time must be in 0..1000 ms, got %g", m.hs)
 	}
-	if m.settle < 0 || m.settle > 1000 {
-		return errAt(b.Pos, "Add. write settling delay = %g: must be in 0..1000 ms (a negative settle cannot be honoured)", m.settle)
+	// The manual allows a negative settle: settling to write may be
+	// quicker than the read settle the seek times include. Seeks still
+	// take no less than zero (disk.Params.WriteSettle).
+	if m.settle < -1000 || m.settle > 1000 {
+		return errAt(b.Pos, "Add. write settling delay = %g: must be in -1000..1000 ms", m.settle)
 	}
 	p.RPM = int(m.rpm)
 	p.HeadSwitch = ms(m.hs)

@@ -1,34 +1,39 @@
 package disksim
 
-// pathTransfer returns the slowest block transfer time (ms) of the buses
+// pathTimes are the slowest block transfer times (ms) on the path to
+// the disk, for data going to the host (read) and to the disk (write).
+type pathTimes struct{ read, write float64 }
+
+// pathTransfer returns the slowest block transfer times of the buses
 // and controllers between the driver and the disk, checks that they add
 // no delays the drive model cannot honour, and lists their unused
 // parameters.
-func (l *loader) pathTransfer(db *Block) (float64, error) {
+func (l *loader) pathTransfer(db *Block) (pathTimes, error) {
 	path, typeOf := l.diskPath(db)
-	var bt float64
+	var bt pathTimes
 	onPath := map[*Block]bool{db: true}
 	for _, n := range path[:max(len(path)-1, 0)] {
 		b := typeOf[n.Name]
 		if b == nil {
-			return 0, errAt(n.Pos, "topology: %s is not instantiated", n.Name)
+			return bt, errAt(n.Pos, "topology: %s is not instantiated", n.Name)
 		}
 		onPath[b] = true
-		var t float64
+		var t pathTimes
 		var err error
 		switch b.Type {
 		case "disksim_bus":
 			t, err = l.bus(b)
 		case "disksim_ctlr":
-			t, err = l.controller(b)
+			t.read, err = l.controller(b)
+			t.write = t.read
 		case "disksim_iodriver":
 			err = l.driver(b)
 		default:
-			return 0, errAt(n.Pos, "topology: unexpected %s between the driver and the disk", b.Type)
+			return bt, errAt(n.Pos, "topology: unexpected %s between the driver and the disk", b.Type)
 		}
-		bt = max(bt, t)
+		bt = pathTimes{max(bt.read, t.read), max(bt.write, t.write)}
 		if err != nil {
-			return 0, err
+			return bt, err
 		}
 	}
 	for _, b := range l.f.Blocks {
@@ -77,9 +82,9 @@ func (l *loader) diskPath(db *Block) (path []Node, typeOf map[string]*Block) {
 	return path, typeOf
 }
 
-// bus reads a disksim_bus block: its block transfer time (ms), the same
-// for reads and writes.
-func (l *loader) bus(b *Block) (float64, error) {
+// bus reads a disksim_bus block: its block transfer times (ms) towards
+// the host (read) and towards the disk (write).
+func (l *loader) bus(b *Block) (pathTimes, error) {
 	var rd, wr float64
 	err := params(b, func(k string, pr Param) (bool, error) {
 		var err error
@@ -101,10 +106,7 @@ func (l *loader) bus(b *Block) (float64, error) {
 		}
 		return true, err
 	})
-	if err == nil && rd != wr {
-		err = errAt(b.Pos, "bus %s: read (%g ms) and write (%g ms) block transfer times differ: cannot honour (one interface rate)", b.Name, rd, wr)
-	}
-	return rd, err
+	return pathTimes{rd, wr}, err
 }
 
 // controller reads a disksim_ctlr block, which must pass requests
