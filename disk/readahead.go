@@ -57,8 +57,9 @@ func (d *Drive) streamHit(c *cmd, now sim.Time, bus int64) bool {
 		return false
 	}
 	c.kind = kReadStream
-	c.tBus0 = c.tOver
-	d.ra.limit = max(d.ra.limit, d.raLimit(c.lba+c.n))
+	c.tBus0 = c.tOver + sim.Time(d.ov.DataPreparation)
+	d.ra.keepFrom = c.lba
+	d.ra.limit = max(d.ra.limit, d.raLimit(c.lba+c.n), min(c.lba+c.n, d.capSectors))
 	d.resolveStream(c, now, bus)
 	return true
 }

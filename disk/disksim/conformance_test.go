@@ -24,14 +24,25 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			simtest.TestDevice(t, func(t *testing.T) (sim.Device, *sim.Engine) {
-				eng := sim.NewEngine(7)
-				d, err := disk.New(eng, p, "d0", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return d, eng
-			}, simtest.WithData())
+			conform(t, p)
 		})
 	}
+}
+
+// conform runs the sim.Device conformance suite, with real bytes, on
+// drives of model p.
+func conform(t *testing.T, p disk.Params) {
+	t.Helper()
+	m, err := disk.NewModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simtest.TestDevice(t, func(t *testing.T) (sim.Device, *sim.Engine) {
+		eng := sim.NewEngine(7)
+		d, err := m.NewDrive(eng, "d0", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d, eng
+	}, simtest.WithData())
 }
