@@ -27,38 +27,59 @@
 // [Load] finds the disksim_disk the file instantiates and builds the
 // drive from it and its dm_disk model:
 //
-//   - Geometry (dm_disk, dm_layout_g1): surfaces, cylinders, block count
-//     (Params.Capacity), the zone table with blocks per track, offset of
-//     the first block, empty space at the zone front, track and cylinder
-//     skews (in sectors or revolutions), spares at the end of each zone
-//     (sparing schemes 0, 1 and 9) with slips, and the LBN-to-PBN mapping
-//     (schemes 0 and 1, the serpentine one).
+//   - Geometry (dm_disk, dm_layout_g1): surfaces, the Number of
+//     cylinders (the seek curve's span, Params.CylinderCount, which may
+//     differ from what the zones cover), the Block count (the capacity;
+//     one beyond the layout is cut to it and noted in the Report), the
+//     zone table with blocks per track, offset of the first block, empty
+//     space at the zone front, track and cylinder skews (in sectors or
+//     revolutions); zones may leave cylinders unused between them or
+//     share one, as DiskSim maps them. The LBN-to-PBN mapping schemes 0
+//     (conventional), 1 (serpentine within each zone) and 2 (serpentine
+//     across the disk). Every sparing scheme, 0-10, as the manual defines
+//     it (Params.Sparing): no spares; spare tracks at the end of each
+//     zone (slips and defects then count tracks); spare sectors at the
+//     end or the front of each cylinder, at the end of each track, each
+//     range of "Rangesize for sparing" cylinders or each zone, used by
+//     the slips in them or (4, 6, 10) not, the slips then pushing LBAs
+//     towards the end of the disk; spare sectors at the end of the disk
+//     (7: the zones' spares added up at the end of the last zone). Slips,
+//     and defects remapped to spare locations.
 //   - Mechanics (dm_mech_g1): access time type trackSwitchPlusRotation;
 //     seek types extracted (the seek curve file, interpolated linearly),
 //     constant, linear, curve (Lee's equation), hpl and hplplus10
 //     (Ruemmler & Wilkes's equation, tabulated); head switch, write
-//     settle, rpm.
+//     settle (negative too: settling to write may be quicker than the
+//     read settle the seek times include), rpm.
 //   - Controller (disksim_disk): the eight read/write hit/miss
-//     after-read/after-write overheads plus the per-request overhead,
-//     scaled by the overhead time scale, and the completion overheads
-//     (Params.Overheads); the interface time per block, the slowest of
-//     the disk's, the controllers' and the buses' on the path to the
-//     driver (Params.InterfaceRate); buffer segments and their size (less
-//     a separate write segment), the read-ahead scheme ("buffer continuous
-//     read" 0-4) and its maximum, read-ahead on idle hits, the high water
-//     mark set by request size (Params.ReadBusWatermark), almost read
-//     hits, read hits on write data, read any free blocks, immediate
-//     buffer read and write (zero-latency access), fast
-//     write level 0 or 2 (write-back cache in the write segments), the
-//     queue length and the scheduling policy.
+//     after-read/after-write overheads plus the per-request overhead, the
+//     completion, data preparation, disconnect and reselect overheads,
+//     the extra write disconnect and its five overheads, the minimum seek
+//     delay, all scaled by the overhead time scale (Params.Overheads);
+//     never disconnect, hold bus for reads, disconnect write if seek; the
+//     interface time per block for read and for write data, the slowest
+//     of the disk's, the controllers' and the buses' on the path to the
+//     driver (Params.InterfaceRate, WriteInterfaceRate); buffer segments
+//     and their size (less a separate write segment), caching in the
+//     buffer or not, the read-ahead scheme ("buffer continuous read" 0-4),
+//     its minimum and maximum, read-ahead over requested data,
+//     read-ahead on idle hits, write hits that stop read-ahead, the high
+//     water mark set by request or segment size (Params.ReadBusWatermark),
+//     almost read hits, read hits on write data, read any free blocks,
+//     immediate buffer read and write (zero-latency access), fast write
+//     levels 0, 1 (write-back only for the next piece of a write stream)
+//     and 2 (write-back, flushed before any other command), combined
+//     sequential writes, the queue length and the scheduling policy.
 //
-// A parameter the drive model needs but cannot honour is an error (a
-// nonzero preseeking level, minimum read-ahead or reselect overhead,
-// remapped defects, a g2 layout, sparing per cylinder or track, a
-// controller that is not pass-through, bus arbitration time, ...); a
-// parameter it does not need (statistics, bus ownership with one device
-// per bus, the synthetic workload, the logical organisation) is listed
-// once in the [Report], with the reason.
+// A parameter the drive model needs but cannot honour is an error naming
+// it: preseeking level 2, an access time type other than
+// trackSwitchPlusRotation, a percent error in rpms, a g2 or g4 layout, a
+// controller that is not pass-through, bus arbitration time, a driver's
+// constant access time. A parameter it does not need (statistics, bus
+// ownership with one device per bus, sneaky hits and write prebuffering,
+// which overlap a second command with the one in service, the synthetic
+// workload, the logical organisation) is listed once in the [Report],
+// with the reason.
 //
 // # Validation
 //

@@ -17,13 +17,27 @@ import (
 // from Params.Validate), and a file that loads makes a drive.
 func FuzzParse(f *testing.F) {
 	files := map[string]string{}
-	for _, n := range []string{"mini.parv", "mini.diskspecs", "mini.model", "mini.seek"} {
+	for _, n := range []string{"mini.parv", "mini.diskspecs", "mini.model", "mini.seek",
+		"deskstar7k500.parv", "deskstar7k500.diskspecs", "deskstar7k500.model"} {
 		b, err := os.ReadFile(filepath.Join("testdata", n))
 		if err != nil {
 			f.Fatal(err)
 		}
 		files["testdata/"+n] = string(b)
 		f.Add(string(b))
+	}
+	// The tiny drives of testdata/g1, whole (their diskspecs inline,
+	// sourcing their layouts): every sparing scheme, mapping, bus and
+	// buffer option the loader maps.
+	for k, v := range g1Files(f, "sparing9", "tiny.diskspecs") {
+		files[k] = v
+	}
+	parv := files["testdata/g1/tiny.parv"]
+	for _, m := range g1Models {
+		for _, specs := range []string{"tiny.diskspecs", "tiny-fw1.diskspecs", "tiny-nocache.diskspecs"} {
+			sp := strings.Replace(files["testdata/g1/"+specs], "source sparing9.model", "source g1/"+m+".model", 1)
+			f.Add(strings.Replace(parv, "source tiny.diskspecs", sp, 1))
+		}
 	}
 	for _, n := range []string{"atlas10k.parv", "hp_c3323a_validate.model", "atlas10k.diskspecs"} {
 		// DiskSim's validated models add seeds when ../shared is there.
