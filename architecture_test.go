@@ -21,6 +21,7 @@ const module = "github.com/raidsim/raidsim"
 var allowedImports = map[string][]string{
 	"sim":         {},
 	"disk":        {"sim", "internal/counters"},
+	"ssd":         {"sim"},
 	"raid":        {"sim"},
 	"cache":       {"sim"},
 	"host":        {"sim", "cache"},

@@ -1,0 +1,201 @@
+package ssd
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/simtest"
+)
+
+// smallX25M is the X25-M's make-up at 4 GB (the smallest its 40 dies
+// and 7% spare allow), for tests that need a fresh drive many times.
+func smallX25M() Params {
+	p := IntelX25MG2()
+	p.Capacity = 4e9
+	return p
+}
+
+func conformanceVariants() map[string]Params {
+	noBuf := smallX25M()
+	noBuf.WriteBuffer = 0
+	plp := smallX25M()
+	plp.PowerLossProtection = true
+	nvme := Samsung970EVOPlus()
+	nvme.Capacity = 40e9
+	nvme.SLCCache = 64 << 20
+	cb := smallX25M()
+	cb.GC = CostBenefit
+	return map[string]Params{"x25m": smallX25M(), "no-buffer": noBuf, "plp": plp, "970-slc": nvme, "cost-benefit": cb}
+}
+
+func TestConformance(t *testing.T) {
+	for name, p := range conformanceVariants() {
+		t.Run(name, func(t *testing.T) {
+			simtest.TestDevice(t, func(t *testing.T) (sim.Device, *sim.Engine) {
+				eng := sim.NewEngine(1)
+				d, err := New(eng, p, "ssd0", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d, eng
+			}, simtest.WithData(), simtest.WithTrimZeroes())
+		})
+	}
+}
+
+// do submits r and runs the engine until it completes.
+func do(t *testing.T, eng *sim.Engine, d sim.Device, r *sim.Request) {
+	t.Helper()
+	done := false
+	r.Done = func(*sim.Request) { done = true }
+	if err := d.Submit(r); err != nil {
+		t.Fatal(err)
+	}
+	for !done && eng.Step() {
+	}
+	if !done || r.Err != nil {
+		t.Fatalf("%v: done %v err %v", r, done, r.Err)
+	}
+}
+
+// TestTrimReadsZeroes: a trimmed range, whole map units or not, reads
+// back as zeroes; the rest keeps its data; whole units are unmapped.
+func TestTrimReadsZeroes(t *testing.T) {
+	eng := sim.NewEngine(1)
+	d, err := New(eng, smallX25M(), "ssd0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte{0xab}, 64<<10)
+	do(t, eng, d, &sim.Request{Op: sim.Write, Offset: 0, Length: int64(len(data)), Data: data})
+	eng.Run()
+	do(t, eng, d, &sim.Request{Op: sim.Trim, Offset: 3584, Length: 16384}) // sectors 7..38: units 1..3 whole
+	got := make([]byte, len(data))
+	do(t, eng, d, &sim.Request{Op: sim.Read, Offset: 0, Length: int64(len(got)), Data: got})
+	for i, b := range got {
+		want := byte(0xab)
+		if i >= 3584 && i < 3584+16384 {
+			want = 0
+		}
+		if b != want {
+			t.Fatalf("byte %d = %#x, want %#x", i, b, want)
+		}
+	}
+	for u := int64(1); u <= 3; u++ {
+		if _, _, ok := d.f.lookup(u); ok {
+			t.Errorf("unit %d still mapped after trim", u)
+		}
+	}
+	for _, u := range []int64{0, 4} {
+		if _, _, ok := d.f.lookup(u); !ok {
+			t.Errorf("unit %d (partly trimmed) lost its mapping", u)
+		}
+	}
+	if st := d.Stats(); st.Trims != 1 || st.UnmappedReads != 3 {
+		t.Errorf("stats: %d trims, %d unmapped reads; want 1 and 3", st.Trims, st.UnmappedReads)
+	}
+}
+
+// TestFlushAndFUA: with a volatile buffer a write completes before its
+// program and leaves volatile bytes; a flush completes only once they
+// are programmed; a FUA write waits for its own program. With power-loss
+// protection nothing is volatile and a flush costs only the command.
+func TestFlushAndFUA(t *testing.T) {
+	p := smallX25M()
+	eng := sim.NewEngine(1)
+	d, _ := New(eng, p, "ssd0", nil)
+	w := &sim.Request{Op: sim.Write, Offset: 0, Length: 64 << 10}
+	do(t, eng, d, w)
+	if w.Latency() >= p.ProgramTime || d.VolatileBytes() != 64<<10 {
+		t.Fatalf("buffered write: latency %v, volatile %d bytes", w.Latency(), d.VolatileBytes())
+	}
+	f := &sim.Request{Op: sim.Flush}
+	do(t, eng, d, f)
+	if d.VolatileBytes() != 0 || f.Latency() < p.ProgramTime {
+		t.Fatalf("flush: latency %v, %d volatile bytes after", f.Latency(), d.VolatileBytes())
+	}
+	fua := &sim.Request{Op: sim.Write, Offset: 1 << 20, Length: 4096, FUA: true}
+	do(t, eng, d, fua)
+	if fua.Latency() < p.ProgramTime {
+		t.Fatalf("FUA write completed in %v, before a program (%v)", fua.Latency(), p.ProgramTime)
+	}
+
+	p.PowerLossProtection = true
+	eng = sim.NewEngine(1)
+	d, _ = New(eng, p, "ssd0", nil)
+	do(t, eng, d, &sim.Request{Op: sim.Write, Offset: 0, Length: 64 << 10})
+	f = &sim.Request{Op: sim.Flush}
+	do(t, eng, d, f)
+	if d.VolatileBytes() != 0 || f.Latency() > 50*time.Microsecond {
+		t.Fatalf("PLP: flush latency %v, volatile %d", f.Latency(), d.VolatileBytes())
+	}
+}
+
+// TestReadsWaitBehindGC: in steady state a read that lands on a die busy
+// with garbage collection waits for it, so read latency under a random
+// write load is far above the idle read latency.
+func TestReadsWaitBehindGC(t *testing.T) {
+	p := IntelX25MG2()
+	p.Capacity = 4e9
+	p.WriteCost = 10 * time.Microsecond // let the flash, not the controller, limit writes
+	d, eng := newTestDrive(t, p, Steady)
+	idle := load{op: sim.Read, bs: 4096, depth: 1, span: p.Capacity, ios: 2000}.run(t, eng, d)
+	eng.Run()
+	var readLat time.Duration
+	var reads int
+	writes := &randWriter{d: d, span: p.Capacity, n: 20000}
+	writes.start(16)
+	rr := &sim.Request{}
+	var next func(*sim.Request)
+	next = func(r *sim.Request) {
+		if r.Completed > 0 {
+			readLat += r.Latency()
+			reads++
+		}
+		if writes.left() > 0 {
+			*r = sim.Request{Op: sim.Read, Offset: int64(reads*7919%int(p.Capacity/4096)) * 4096, Length: 4096, Done: next}
+			if err := d.Submit(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	next(rr)
+	eng.Run()
+	busy := readLat / time.Duration(reads)
+	t.Logf("QD1 read latency idle %v, under steady-state random writes %v (GC time %v)", idle.meanLatency, busy, d.Stats().GCTime)
+	if busy < 3*idle.meanLatency {
+		t.Errorf("reads under GC %v not clearly slower than idle %v", busy, idle.meanLatency)
+	}
+}
+
+// randWriter keeps random 4 KiB writes outstanding until n were issued.
+type randWriter struct {
+	d       sim.Device
+	span    int64
+	n, sent int
+	x       uint64
+	reqs    []sim.Request
+}
+
+func (w *randWriter) left() int { return w.n - w.sent }
+
+func (w *randWriter) start(depth int) {
+	w.reqs = make([]sim.Request, depth)
+	for i := range w.reqs {
+		w.submit(&w.reqs[i])
+	}
+}
+
+func (w *randWriter) submit(r *sim.Request) {
+	if w.sent >= w.n {
+		return
+	}
+	w.sent++
+	w.x = w.x*6364136223846793005 + 1442695040888963407
+	*r = sim.Request{Op: sim.Write, Offset: int64((w.x>>20)%uint64(w.span/4096)) * 4096, Length: 4096, Done: w.submit}
+	if err := w.d.Submit(r); err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,83 @@
+package ssd
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// dataSheetCase is one data-sheet figure of a fresh-out-of-box preset:
+// the workload the vendor measured it with (IOMeter, queue depth 32, or
+// 32 x 4 threads for the NVMe drive) and the figure.
+type dataSheetCase struct {
+	preset string
+	what   string
+	l      load
+	want   float64 // IOPS, or MB/s when mbps
+	mbps   bool
+}
+
+func dataSheetCases() []dataSheetCase {
+	span := int64(8e9) // the data sheets' 8 GB span
+	return []dataSheetCase{
+		{"intel-x25m-g2", "random 4KiB read IOPS QD32", load{op: sim.Read, bs: 4096, depth: 32, span: span, ios: 60000, warmup: 2000}, 35000, false},
+		{"intel-x25m-g2", "random 4KiB write IOPS QD32", load{op: sim.Write, bs: 4096, depth: 32, span: span, ios: 30000, warmup: 2000}, 8600, false},
+		{"intel-x25m-g2", "sequential 128KiB read MB/s QD32", load{op: sim.Read, bs: 128 << 10, depth: 32, span: span, seq: true, ios: 8000, warmup: 500}, 250, true},
+		{"intel-x25m-g2", "sequential 128KiB write MB/s QD32", load{op: sim.Write, bs: 128 << 10, depth: 32, span: span, seq: true, ios: 4000, warmup: 500}, 100, true},
+		{"samsung-970-evo-plus", "random 4KiB read IOPS QD128", load{op: sim.Read, bs: 4096, depth: 128, span: span, ios: 200000, warmup: 5000}, 600000, false},
+		{"samsung-970-evo-plus", "random 4KiB write IOPS QD128", load{op: sim.Write, bs: 4096, depth: 128, span: span, ios: 200000, warmup: 5000}, 550000, false},
+		{"samsung-970-evo-plus", "sequential 128KiB read MB/s QD32", load{op: sim.Read, bs: 128 << 10, depth: 32, span: span, seq: true, ios: 30000, warmup: 1000}, 3500, true},
+		{"samsung-970-evo-plus", "sequential 128KiB write MB/s QD32", load{op: sim.Write, bs: 128 << 10, depth: 32, span: span, seq: true, ios: 30000, warmup: 1000}, 3300, true},
+	}
+}
+
+// prepareReads writes the span once (sequentially, 1 MiB at a time) and
+// lets the drive go idle, so reads find data on flash: a fresh drive
+// answers reads of never-written pages without touching flash.
+func prepareReads(t testing.TB, eng *sim.Engine, d *Drive, span int64) {
+	t.Helper()
+	w := load{op: sim.Write, bs: 1 << 20, depth: 8, span: span, seq: true, ios: int(span >> 20)}
+	w.run(t, eng, d)
+	eng.Run()
+}
+
+// TestDataSheet checks each preset's fresh-out-of-box figures within 15%
+// of its data sheet (the bound).
+func TestDataSheet(t *testing.T) {
+	for _, c := range dataSheetCases() {
+		t.Run(c.preset+"/"+c.what, func(t *testing.T) {
+			p, err := Preset(c.preset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, eng := newTestDrive(t, p, FreshOutOfBox)
+			if c.l.op == sim.Read {
+				prepareReads(t, eng, d, c.l.span)
+			}
+			r := c.l.run(t, eng, d)
+			got := r.iops
+			if c.mbps {
+				got = r.mbps
+			}
+			t.Logf("%s %s: simulated %.0f, data sheet %.0f (%+.1f%%), mean latency %v", c.preset, c.what, got, c.want, 100*(got/c.want-1), r.meanLatency)
+			if math.Abs(got/c.want-1) > 0.15 {
+				t.Errorf("%s: %.0f is not within 15%% of the data sheet's %.0f", c.what, got, c.want)
+			}
+		})
+	}
+}
+
+// TestQD1ReadLatency: the SATA preset's random 4 KiB reads at queue
+// depth 1 average 0.04-0.10 ms (data sheet: 65 us read latency; the
+// bound is the issue's).
+func TestQD1ReadLatency(t *testing.T) {
+	d, eng := newTestDrive(t, IntelX25MG2(), FreshOutOfBox)
+	prepareReads(t, eng, d, 1<<30)
+	r := load{op: sim.Read, bs: 4096, depth: 1, span: 1 << 30, ios: 5000, warmup: 10}.run(t, eng, d)
+	t.Logf("QD1 random 4KiB read: mean %v (data sheet 65us)", r.meanLatency)
+	if r.meanLatency < 40*time.Microsecond || r.meanLatency > 100*time.Microsecond {
+		t.Errorf("QD1 read latency %v outside 40-100us", r.meanLatency)
+	}
+}

@@ -1,0 +1,81 @@
+// Package ssd simulates solid-state drives: a sim.Device with the same
+// standing as package disk, so RAID, the volume cache, traces and sweeps
+// use it the same way.
+//
+// The model follows the mechanisms of MQSim (Tavakkol et al., FAST 2018)
+// and the DiskSim SSD extension (Agrawal et al., USENIX ATC 2008), at the
+// cost of a few events per request.
+//
+// # Host interface and controller
+//
+// A request takes an NCQ tag (SATA, at most 32) or an NVMe queue slot
+// (Params.QueueDepth); more wait in a host queue. The link (SATA: half
+// duplex, one resource; NVMe: one per direction) carries a per-command
+// protocol time plus the payload at Params.LinkRate. The controller does
+// each command's processing (Params.ReadCost, WriteCost, TrimCost) one at
+// a time; Params.CommandLatency is a pipelined fixed latency.
+//
+// # Write buffer, FLUSH and FUA
+//
+// With Params.WriteBuffer > 0 a write completes once its data is in the
+// buffer; the buffer drains to flash, and a write that finds it full waits
+// for room (counted in Stats.BufferStalls). FLUSH completes once every
+// unit buffered before it is programmed; FUA writes complete once their
+// own units are programmed. Params.PowerLossProtection makes the buffer
+// durable: flushes and FUA complete at once and VolatileBytes is 0. With
+// no buffer every write waits for its program.
+//
+// # Flash back end
+//
+// Channels x ways x dies, each die with planes programmed together (one
+// multi-plane page per program). Each die serves its reads, programs and
+// erases one at a time, in order, so a read that lands behind a program
+// or a garbage-collection erase waits for it: that is how GC shows in read
+// latency. Data crosses the die's channel at Params.ChannelRate; GC copies
+// stay on the die (copyback). MLC pages may alternate fast and slow
+// programs (ProgramTime, ProgramTimeSlow).
+//
+// # FTL
+//
+// Page-level mapping at Params.MapUnit granularity (4 KiB), sparse: the
+// forward map is allocated in 256 KiB chunks of logical space as they are
+// first written, the reverse map and valid bits in chunks of blocks as
+// they are first opened, so memory follows what was written (about 8.7
+// bytes per written 4 KiB unit, plus about 32 bytes per erase block).
+// Logical units are striped over the dies a multi-plane page at a time;
+// each die has a host write point, a GC write point and its own free
+// blocks. Garbage collection (Greedy, or CostBenefit) runs in the
+// foreground when a die's free blocks fall to Params.GCLowBlocks, and in
+// the background on idle dies below Params.GCBackgroundBlocks. Erase
+// counts give wear (no wear levelling is modelled). TRIM (sim.Trim) unmaps
+// whole units; a trimmed range reads as zeroes without touching flash.
+//
+// A pseudo-SLC cache (Params.SLCCache) takes writes at SLCProgramTime
+// until it is full, then writes go at the native ProgramTime: the cliff
+// of consumer TLC drives. Idle time migrates its data to native cells
+// (counted as flash writes). Its capacity cost is not modelled (dynamic
+// SLC borrows free blocks).
+//
+// Simplifications: a partly filled page is programmed when its die would
+// otherwise idle (the controller keeps the rest for the next program);
+// partial-unit writes are charged as whole units without a read; the
+// mapping table is wholly in DRAM (no mapping-cache misses).
+//
+// # Preconditioning
+//
+// Drive.Precondition puts a fresh drive in state FreshOutOfBox, Fill or
+// Steady functionally, without simulated time: the 160 GB preset reaches
+// steady state in seconds (BenchmarkPrecondition).
+//
+// # Write amplification
+//
+// Under uniform random writes with greedy GC the measured write
+// amplification is within 10% of Desnoyers' analytic model (SYSTOR 2012)
+// at 7%, 12% and 28% over-provisioning (TestWriteAmplificationModel).
+//
+// # Presets
+//
+// IntelX25MG2 ("intel-x25m-g2", SATA MLC, scenario S2's era) and
+// Samsung970EVOPlus ("samsung-970-evo-plus", NVMe TLC with pseudo-SLC);
+// each field says whether it comes from the data sheet or is inferred.
+package ssd

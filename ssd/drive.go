@@ -1,0 +1,616 @@
+package ssd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// Model is a drive model checked once: Params with defaults filled and
+// validated. Any number of drives can be built from it.
+type Model struct {
+	p Params
+	g geometry
+}
+
+// NewModel fills p's defaults and validates it, reporting every problem.
+func NewModel(p Params) (*Model, error) {
+	p.FillDefaults()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Model{p: p, g: newGeometry(&p)}, nil
+}
+
+// Params returns the model's parameters, defaults filled.
+func (m *Model) Params() Params { return m.p }
+
+// Capacity returns the user capacity in bytes, rounded down to sectors.
+func (m *Model) Capacity() int64 {
+	return m.p.Capacity
+}
+
+// SectorSize returns the logical sector size in bytes.
+func (m *Model) SectorSize() int { return m.p.SectorSize }
+
+// Drive is a simulated SSD: a sim.Device on one sim.Engine. Create it
+// with New or Model.NewDrive. Not safe for concurrent use.
+type Drive struct {
+	eng  *sim.Engine
+	p    Params
+	name string
+	obs  *sim.Observer
+	g    geometry
+	f    *ftl
+
+	unitBytes    int64
+	linkNsPerB   float64
+	chanNsPerB   float64
+	slcUnits     int64
+	syncAlways   bool // no write buffer: every write waits for its program
+	volatileBuf  bool // a buffer a power loss empties
+	idleDelay    time.Duration
+	linkIn       *sim.Time // host-to-drive link free at (SATA: same as linkOut)
+	linkOut      *sim.Time
+	links        [2]sim.Time
+	ctrlFree     sim.Time
+	chanFree     []sim.Time
+	dies         []die
+	slots        []slot
+	freeSlots    []int32
+	hostQ        queue[*sim.Request]
+	bufWait      queue[int32]
+	flushWait    []int32
+	bufUsed      int64 // bytes of the write buffer in use
+	slcUsed      int64 // units held in SLC mode
+	outstanding  int
+	idleSince    sim.Time
+	base         ftlStats // FTL counters when the run began (after preconditioning)
+	st           Stats
+	data         store
+	hDone        doneHandler
+	hDie         dieHandler
+	hIdle        idleHandler
+	hRead        readHandler
+	unitXfer     sim.Time // one unit's channel transfer
+	precondition PreconditionResult
+}
+
+// die is one die's timing state and program queue.
+type die struct {
+	idx      int
+	ch       int
+	free     sim.Time // busy until
+	q        queue[pend]
+	rq       queue[int32] // slots of page reads in flight, in order
+	busy     bool         // an operation's completion event is pending
+	batch    int          // units of the program in flight (0: background work)
+	slow     bool         // next MLC page is a slow (MSB) page
+	allocSeq uint64
+	progSeq  uint64
+}
+
+// pend is one unit waiting for its program.
+type pend struct {
+	ppn   int64
+	ready sim.Time // when the controller handed it to the die
+	slot  int32    // request waiting for it, or -1
+	held  bool     // occupies the write buffer
+}
+
+// slot is one queued command (an NCQ tag).
+type slot struct {
+	r          *sim.Request
+	idx        int32
+	remaining  int      // units a synchronous write still waits for
+	ackAt      sim.Time // earliest completion
+	flushSeq   []uint64 // per die: units a flush waits for
+	bufWaiting bool
+}
+
+type doneHandler struct{ d *Drive }
+type dieHandler struct{ d *Drive }
+type idleHandler struct{ d *Drive }
+type readHandler struct{ d *Drive }
+
+func (h *doneHandler) HandleEvent(now sim.Time, arg any) { h.d.finish(arg.(*slot), now) }
+func (h *dieHandler) HandleEvent(now sim.Time, arg any)  { h.d.dieDone(arg.(*die), now) }
+func (h *idleHandler) HandleEvent(now sim.Time, _ any)   { h.d.kickIdle(now) }
+func (h *readHandler) HandleEvent(now sim.Time, arg any) { h.d.readDone(arg.(*die), now) }
+
+// New returns a drive with parameters p (defaults filled) on eng, named
+// name in errors and observer calls. obs may be nil.
+func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, error) {
+	m, err := NewModel(p)
+	if err != nil {
+		return nil, fmt.Errorf("ssd %s: %w", name, err)
+	}
+	return m.NewDrive(eng, name, obs)
+}
+
+// NewDrive makes a fresh-out-of-box drive of the model on eng.
+func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Drive, error) {
+	if eng == nil {
+		return nil, fmt.Errorf("ssd %s: nil engine", name)
+	}
+	p := m.p
+	d := &Drive{eng: eng, p: p, name: name, obs: obs, g: m.g, f: newFTL(&p)}
+	d.unitBytes = d.g.unitSize
+	d.linkNsPerB = 1e9 / p.LinkRate
+	d.chanNsPerB = 1e9 / p.ChannelRate
+	d.slcUnits = p.SLCCache / d.unitBytes
+	d.syncAlways = p.WriteBuffer == 0
+	d.volatileBuf = p.WriteBuffer > 0 && !p.PowerLossProtection
+	d.idleDelay = defaultIdleDelay
+	d.linkIn, d.linkOut = &d.links[0], &d.links[0]
+	if p.Interface == NVMe {
+		d.linkOut = &d.links[1]
+	}
+	d.chanFree = make([]sim.Time, p.Channels)
+	d.dies = make([]die, d.g.dies)
+	for i := range d.dies {
+		d.dies[i] = die{idx: i, ch: i % p.Channels}
+		d.dies[i].q.grow(16)
+		d.dies[i].rq.grow(16)
+	}
+	d.slots = make([]slot, p.QueueDepth)
+	d.freeSlots = make([]int32, 0, p.QueueDepth)
+	for i := p.QueueDepth - 1; i >= 0; i-- {
+		d.slots[i] = slot{idx: int32(i)}
+		d.freeSlots = append(d.freeSlots, int32(i))
+	}
+	d.hostQ.grow(16)
+	d.bufWait.grow(16)
+	d.flushWait = make([]int32, 0, p.QueueDepth)
+	d.data.unit = d.unitBytes
+	d.hDone.d, d.hDie.d, d.hIdle.d, d.hRead.d = d, d, d, d
+	d.unitXfer = sim.Time(float64(d.unitBytes) * d.chanNsPerB)
+	d.idleSince = eng.Now()
+	d.st.created = eng.Now()
+	return d, nil
+}
+
+// defaultIdleDelay is how long the drive waits with no command before
+// background work (garbage collection, SLC migration) starts. Inferred:
+// firmware idle timers of tens of microseconds to milliseconds; 1 ms keeps
+// background work out of the gaps of a queue-depth-1 benchmark.
+const defaultIdleDelay = time.Millisecond
+
+// Name returns the drive's name.
+func (d *Drive) Name() string { return d.name }
+
+// Params returns the drive's parameters, defaults filled.
+func (d *Drive) Params() Params { return d.p }
+
+// Capacity returns the user capacity in bytes.
+func (d *Drive) Capacity() int64 { return d.p.Capacity }
+
+// SectorSize returns the logical sector size in bytes.
+func (d *Drive) SectorSize() int { return d.p.SectorSize }
+
+// VolatileBytes returns the bytes of written data held only in a write
+// buffer a power loss empties (0 with PowerLossProtection or no buffer).
+func (d *Drive) VolatileBytes() int64 {
+	if !d.volatileBuf {
+		return 0
+	}
+	return d.bufUsed
+}
+
+// DirtyBytes is VolatileBytes, under the disk's name for the power-loss
+// view.
+func (d *Drive) DirtyBytes() int64 { return d.VolatileBytes() }
+
+// Submit queues r (see sim.Device).
+func (d *Drive) Submit(r *sim.Request) error {
+	if err := sim.CheckRequest(r, d.p.Capacity, d.p.SectorSize); err != nil {
+		return fmt.Errorf("ssd %s: %w", d.name, err)
+	}
+	now := d.eng.Now()
+	r.Issued, r.Completed, r.Err = now, 0, nil
+	d.obs.OnSubmitted(d.name, r, now)
+	d.outstanding++
+	if len(d.freeSlots) > 0 && d.hostQ.n == 0 {
+		d.admit(r, now)
+	} else {
+		d.hostQ.push(r)
+	}
+	return nil
+}
+
+// admit gives r a tag and starts serving it.
+func (d *Drive) admit(r *sim.Request, now sim.Time) {
+	n := len(d.freeSlots)
+	s := &d.slots[d.freeSlots[n-1]]
+	d.freeSlots = d.freeSlots[:n-1]
+	s.r, s.remaining, s.ackAt = r, 0, now
+	switch r.Op {
+	case sim.Read:
+		d.startRead(s, now)
+	case sim.Write:
+		d.startWrite(s, now)
+	case sim.Trim:
+		d.startTrim(s, now)
+	case sim.Flush:
+		d.startFlush(s, now)
+	}
+}
+
+func (d *Drive) linkTime(bytes int64) sim.Time {
+	return sim.Time(int64(d.p.LinkCommandTime) + int64(float64(bytes)*d.linkNsPerB))
+}
+
+// units returns the first and one-past-last map units r touches.
+func (d *Drive) units(r *sim.Request) (int64, int64) {
+	return r.Offset / d.unitBytes, (r.End() + d.unitBytes - 1) / d.unitBytes
+}
+
+// startRead charges the controller and queues each unit's page read on
+// its die (units in the write buffer or never written need none); as
+// each die read ends, its channel transfer follows (readDone), and the
+// link transfer once all have arrived.
+func (d *Drive) startRead(s *slot, now sim.Time) {
+	t := max(now.Add(d.p.CommandLatency), d.ctrlFree)
+	d.ctrlFree = t.Add(d.p.ReadCost)
+	t = d.ctrlFree
+	s.ackAt = t
+	lastPage := int64(-1)
+	first, end := d.units(s.r)
+	for u := first; u < end; u++ {
+		ppn, buffered, ok := d.f.lookup(u)
+		if !ok {
+			d.st.UnmappedReads++
+			continue
+		}
+		if buffered {
+			d.st.BufferReadHits++
+			continue
+		}
+		dd := &d.dies[d.dieOfSlot(ppn)]
+		if page := ppn / int64(d.g.unitsPerProgram); page != lastPage { // a multi-plane read
+			lastPage = page
+			dd.free = max(t, dd.free).Add(d.p.ReadTime)
+			d.st.FlashReads++
+		}
+		s.remaining++
+		dd.rq.push(s.idx)
+		d.eng.Schedule(dd.free, &d.hRead, dd)
+	}
+	if s.remaining == 0 {
+		d.sendRead(s)
+	}
+}
+
+// readDone ends the oldest page read of die dd: its unit crosses the
+// channel, and when it was the request's last the link transfer follows.
+func (d *Drive) readDone(dd *die, now sim.Time) {
+	s := &d.slots[dd.rq.pop()]
+	c := max(now, d.chanFree[dd.ch]) + d.unitXfer
+	d.chanFree[dd.ch] = c
+	s.ackAt = max(s.ackAt, c)
+	if s.remaining--; s.remaining == 0 {
+		d.sendRead(s)
+	}
+}
+
+// sendRead reserves the link for s's data and schedules its completion.
+func (d *Drive) sendRead(s *slot) {
+	l := max(s.ackAt, *d.linkOut) + d.linkTime(s.r.Length)
+	*d.linkOut = l
+	d.eng.Schedule(l, &d.hDone, s)
+}
+
+func (d *Drive) dieOfSlot(ppn int64) int {
+	return int(ppn / int64(d.g.unitsPerBlock) / int64(d.g.blocksPerDie))
+}
+
+// startWrite admits a write into the buffer (waiting for room when it is
+// full) or, write-through, straight to the dies.
+func (d *Drive) startWrite(s *slot, now sim.Time) {
+	r := s.r
+	first, end := d.units(r)
+	bytes := (end - first) * d.unitBytes
+	sync := d.syncAlways || bytes > d.p.WriteBuffer || (r.FUA && !d.p.PowerLossProtection)
+	if !sync && (d.bufWait.n > 0 || d.bufUsed+bytes > d.p.WriteBuffer) {
+		s.bufWaiting = true
+		d.st.BufferStalls++
+		d.bufWait.push(s.idx)
+		return
+	}
+	d.writeIn(s, now, sync, first, end)
+}
+
+// writeIn moves a write's data over the link, charges the controller,
+// maps its units and queues them on their dies.
+func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
+	r := s.r
+	l := max(now.Add(d.p.CommandLatency), *d.linkIn) + d.linkTime(r.Length)
+	*d.linkIn = l
+	s.ackAt = l
+	c := max(l, d.ctrlFree).Add(d.p.WriteCost)
+	d.ctrlFree = c
+	owner := int32(-1)
+	if sync {
+		owner = s.idx
+		s.remaining = int(end - first)
+	}
+	for u := first; u < end; u++ {
+		var w gcWork
+		ppn := d.f.write(u, true, &w)
+		dd := &d.dies[d.dieOfSlot(ppn)]
+		if w.moves > 0 || w.erases > 0 {
+			d.chargeGC(dd, c, w)
+		}
+		if !sync {
+			d.bufUsed += d.unitBytes
+		}
+		dd.q.push(pend{ppn: ppn, ready: c, slot: owner, held: !sync})
+		dd.allocSeq++
+	}
+	for u := first; u < min(end, first+int64(d.g.dies*d.g.unitsPerProgram)); u++ {
+		if dd := &d.dies[d.f.dieOf(u)]; !dd.busy {
+			d.program(dd, now)
+		}
+	}
+	if !sync {
+		d.eng.Schedule(l, &d.hDone, s)
+	}
+}
+
+// chargeGC occupies die dd with the reads, programs (on-die copyback,
+// no channel transfer: inferred) and erases garbage collection did.
+func (d *Drive) chargeGC(dd *die, at sim.Time, w gcWork) {
+	upp, upg := d.g.unitsPerPage, d.g.unitsPerProgram
+	t := time.Duration((w.moves+upp-1)/upp)*d.p.ReadTime +
+		time.Duration((w.moves+upg-1)/upg)*d.nativeProgram() +
+		time.Duration(w.erases)*d.p.EraseTime
+	dd.free = max(at, dd.free).Add(t)
+	d.st.GCTime += t
+}
+
+// nativeProgram is the mean program time of a page in the native mode.
+func (d *Drive) nativeProgram() time.Duration {
+	if d.p.ProgramTimeSlow > 0 {
+		return (d.p.ProgramTime + d.p.ProgramTimeSlow) / 2
+	}
+	return d.p.ProgramTime
+}
+
+// program starts the next multi-plane program of die dd, if units wait.
+func (d *Drive) program(dd *die, now sim.Time) {
+	n := min(dd.q.n, d.g.unitsPerProgram)
+	if n == 0 {
+		return
+	}
+	ready := now
+	for i := range n {
+		ready = max(ready, dd.q.at(i).ready)
+	}
+	c := max(ready, d.chanFree[dd.ch]) + sim.Time(float64(int64(n)*d.unitBytes)*d.chanNsPerB)
+	d.chanFree[dd.ch] = c
+	tp := d.p.ProgramTime
+	switch {
+	case d.slcUnits > 0 && d.slcUsed+int64(n) <= d.slcUnits:
+		tp = d.p.SLCProgramTime
+		d.slcUsed += int64(n)
+		d.st.SLCUnits += int64(n)
+	case d.p.ProgramTimeSlow > 0:
+		if dd.slow {
+			tp = d.p.ProgramTimeSlow
+		}
+		dd.slow = !dd.slow
+	}
+	dd.free = max(c, dd.free).Add(tp)
+	dd.busy, dd.batch = true, n
+	d.st.Programs++
+	d.eng.Schedule(dd.free, &d.hDie, dd)
+}
+
+// dieDone ends die dd's operation: a program's units are on flash, their
+// buffer space is free, writes and flushes waiting for them may finish.
+func (d *Drive) dieDone(dd *die, now sim.Time) {
+	dd.busy = false
+	for range dd.batch {
+		p := dd.q.pop()
+		d.f.programmed(p.ppn)
+		d.st.ProgramUnits++
+		if p.held {
+			d.bufUsed -= d.unitBytes
+		}
+		if p.slot >= 0 {
+			s := &d.slots[p.slot]
+			if s.remaining--; s.remaining == 0 {
+				d.complete(s, now)
+			}
+		}
+	}
+	dd.progSeq += uint64(dd.batch)
+	dd.batch = 0
+	d.wakeBuffer(now)
+	d.checkFlushes(now)
+	switch {
+	case dd.busy: // a write admitted just now started its program
+	case dd.q.n > 0:
+		d.program(dd, now)
+	default:
+		d.background(dd, now)
+	}
+}
+
+// complete finishes s now, or at its acknowledgement time if later.
+func (d *Drive) complete(s *slot, now sim.Time) {
+	if s.ackAt > now {
+		d.eng.Schedule(s.ackAt, &d.hDone, s)
+		return
+	}
+	d.finish(s, now)
+}
+
+// wakeBuffer admits waiting writes, in order, while the buffer has room.
+func (d *Drive) wakeBuffer(now sim.Time) {
+	for d.bufWait.n > 0 {
+		s := &d.slots[d.bufWait.at(0)]
+		first, end := d.units(s.r)
+		if d.bufUsed+(end-first)*d.unitBytes > d.p.WriteBuffer {
+			return
+		}
+		d.bufWait.pop()
+		s.bufWaiting = false
+		d.writeIn(s, now, false, first, end)
+	}
+}
+
+// startTrim unmaps the units r covers whole and completes after the
+// command's link and controller time.
+func (d *Drive) startTrim(s *slot, now sim.Time) {
+	r := s.r
+	l := max(now.Add(d.p.CommandLatency), *d.linkIn) + d.linkTime(0)
+	*d.linkIn = l
+	c := max(l, d.ctrlFree).Add(d.p.TrimCost)
+	d.ctrlFree = c
+	first := (r.Offset + d.unitBytes - 1) / d.unitBytes
+	end := r.End() / d.unitBytes
+	for u := first; u < end; u++ {
+		d.f.trim(u)
+	}
+	d.eng.Schedule(c, &d.hDone, s)
+}
+
+// startFlush completes at once when nothing acknowledged is volatile,
+// else when every unit queued on any die before it is programmed.
+func (d *Drive) startFlush(s *slot, now sim.Time) {
+	l := max(now.Add(d.p.CommandLatency), *d.linkIn) + d.linkTime(0)
+	*d.linkIn = l
+	s.ackAt = l
+	if !d.volatileBuf || d.flushDone(s) {
+		d.eng.Schedule(l, &d.hDone, s)
+		return
+	}
+	if s.flushSeq == nil {
+		s.flushSeq = make([]uint64, len(d.dies))
+	}
+	for i := range d.dies {
+		s.flushSeq[i] = d.dies[i].allocSeq
+	}
+	d.flushWait = append(d.flushWait, s.idx)
+}
+
+func (d *Drive) flushDone(s *slot) bool {
+	if s.flushSeq == nil {
+		return d.bufUsed == 0
+	}
+	for i := range d.dies {
+		if d.dies[i].progSeq < s.flushSeq[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *Drive) checkFlushes(now sim.Time) {
+	k := 0
+	for _, i := range d.flushWait {
+		s := &d.slots[i]
+		if d.flushDone(s) {
+			d.complete(s, now)
+			continue
+		}
+		d.flushWait[k] = i
+		k++
+	}
+	d.flushWait = d.flushWait[:k]
+}
+
+// finish completes s's request: its data moves, counters, the tag frees,
+// a queued request takes it, and Done runs.
+func (d *Drive) finish(s *slot, now sim.Time) {
+	r := s.r
+	s.r = nil
+	d.count(r)
+	d.freeSlots = append(d.freeSlots, s.idx)
+	d.outstanding--
+	if d.hostQ.n > 0 {
+		d.admit(d.hostQ.pop(), now)
+	}
+	if d.outstanding == 0 {
+		d.idleSince = now
+		d.eng.Schedule(now.Add(d.idleDelay), &d.hIdle, nil)
+	}
+	r.Completed = now
+	if d.obs != nil {
+		d.obs.OnPhase(d.name, r, sim.PhaseMedia, r.Issued, now)
+	}
+	d.obs.OnCompleted(d.name, r, now)
+	r.Done(r)
+}
+
+// count adds r to the counters and moves its bytes.
+func (d *Drive) count(r *sim.Request) {
+	switch r.Op {
+	case sim.Read:
+		d.st.Reads++
+		d.st.ReadBytes += r.Length
+		if r.Data != nil {
+			d.data.read(r.Data, r.Offset)
+		}
+	case sim.Write:
+		d.st.Writes++
+		d.st.WriteBytes += r.Length
+		if r.Data != nil {
+			d.data.write(r.Data, r.Offset)
+		}
+	case sim.Trim:
+		d.st.Trims++
+		d.st.TrimBytes += r.Length
+		d.data.zero(r.Offset, r.Length)
+	case sim.Flush:
+		d.st.Flushes++
+	}
+}
+
+// kickIdle starts background work on idle dies once the drive has had no
+// command for the idle delay.
+func (d *Drive) kickIdle(now sim.Time) {
+	if d.outstanding != 0 || now < d.idleSince.Add(d.idleDelay) {
+		return
+	}
+	for i := range d.dies {
+		if dd := &d.dies[i]; !dd.busy && dd.q.n == 0 {
+			d.background(dd, now)
+		}
+	}
+}
+
+// background does one step of idle work on die dd: move a program's
+// worth of SLC data to native cells, else clean a block while the die is
+// short of free blocks.
+func (d *Drive) background(dd *die, now sim.Time) {
+	if d.outstanding != 0 || now < d.idleSince.Add(d.idleDelay) {
+		return
+	}
+	var t time.Duration
+	switch {
+	case d.slcUsed > 0:
+		n := min(d.slcUsed, int64(d.g.unitsPerProgram))
+		d.slcUsed -= n
+		d.st.SLCMigratedUnits += n
+		t = d.p.ReadTime + d.nativeProgram()
+	case d.f.freeBlocks(dd.idx) < d.p.GCBackgroundBlocks:
+		var w gcWork
+		if !d.f.collect(dd.idx, &w) {
+			return
+		}
+		d.st.BackgroundGCs++
+		before := dd.free
+		d.chargeGC(dd, now, w)
+		dd.busy, dd.batch = true, 0
+		d.eng.Schedule(max(dd.free, before, now), &d.hDie, dd)
+		return
+	default:
+		return
+	}
+	dd.free = max(now, dd.free).Add(t)
+	dd.busy, dd.batch = true, 0
+	d.eng.Schedule(dd.free, &d.hDie, dd)
+}

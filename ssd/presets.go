@@ -1,0 +1,153 @@
+package ssd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Presets: the data-sheet figures come from shared/DRIVES.md (which cites
+// the vendors' product specifications); every other parameter is
+// inferred, and says why beside its value. Figures in MB/s are 10^6
+// bytes per second. A preset models the drive's data-sheet behaviour
+// through mechanisms (link, controller, dies, channels, FTL); where a
+// data-sheet figure is the only evidence for a parameter, the comment
+// says which figure and the arithmetic.
+
+// IntelX25MG2 returns the Intel X25-M G2 160 GB (SSDSA2MH160G2), a 2009
+// SATA 3 Gb/s MLC drive of seed 001's era. Data sheet: sequential read
+// 250 MB/s, write 100 MB/s; random 4 KiB read 35,000 IOPS and write 8,600
+// IOPS at queue depth 32 over an 8 GB span; latency 65 us read, 85 us
+// write; 10 channels; 34 nm MLC.
+func IntelX25MG2() Params {
+	return Params{
+		Name:       "intel-x25m-g2",
+		Capacity:   160e9, // data sheet
+		SectorSize: 512,
+		Interface:  SATA,
+		QueueDepth: 32, // NCQ
+		// Inferred: 3 Gb/s is 300 MB/s after 8b/10b; FIS framing,
+		// primitives and flow control leave about 90% for payload.
+		LinkRate: 270e6,
+		// Inferred: the NCQ command exchange (command, DMA setup and set
+		// device bits FISes) serialized on the half-duplex link. With the
+		// 4 KiB payload it makes 29.2 us per random read on the link: the
+		// 35,000 IOPS ceiling of the data sheet (34,200).
+		LinkCommandTime: 14 * time.Microsecond,
+		// Inferred: firmware processing per read (mapping lookup in DRAM).
+		ReadCost: 8 * time.Microsecond,
+		// Inferred from the data sheet's random write rate: 8,600 IOPS is
+		// far below what 40 dies program (the 100 MB/s sequential rate is
+		// 25,600 pages/s), so the controller's per-write work (mapping
+		// and bookkeeping updates) limits it: 1/8,600 s = 116 us.
+		WriteCost: 116 * time.Microsecond,
+		// Inferred: the X25-M's DRAM is reported to hold the mapping
+		// table, not user data; a small controller buffer takes writes
+		// (its 85 us write latency is far below a program).
+		WriteBuffer:    1 << 20,
+		Channels:       10, // data sheet
+		WaysPerChannel: 2,  // inferred: 20 packages of 8 GB on 10 channels
+		DiesPerChip:    2,  // inferred: 32 Gbit (4 GB) 34 nm dies
+		// Inferred: no multi-plane programs; 40 dies x 4 KiB / 1.6 ms
+		// mean program = 102 MB/s, the data sheet's sequential write.
+		PlanesPerDie:  1,
+		PageSize:      4096, // inferred: 4 KiB pages, typical of 34 nm MLC
+		PagesPerBlock: 128,  // inferred: 512 KiB blocks, typical of the generation
+		// Inferred: 34 nm MLC reads within 50 us (data sheet maximum of
+		// the generation); 30 us typical puts QD1 read latency near the
+		// data sheet's 65 us plus link time.
+		ReadTime: 30 * time.Microsecond,
+		// Inferred: MLC LSB/MSB program asymmetry, 0.6 / 2.6 ms (mean 1.6).
+		ProgramTime:      600 * time.Microsecond,
+		ProgramTimeSlow:  2600 * time.Microsecond,
+		EraseTime:        3 * time.Millisecond,  // inferred: MLC 2-5 ms
+		ChannelRate:      200e6,                 // inferred: ONFI 2.0 (Intel co-founded it; 34 nm parts), 200 MT/s
+		MapUnit:          4096,                  // page-level mapping
+		OverProvisioning: 160*(1<<30)/160e9 - 1, // inferred: 160 GiB of flash sold as 160 GB: 7.37%
+		GC:               Greedy,
+	}
+}
+
+// Samsung970EVOPlus returns the Samsung 970 EVO Plus 1 TB (2019), PCIe 3.0
+// x4 NVMe with TLC V-NAND and a pseudo-SLC write cache (TurboWrite, 42 GB
+// on the 1 TB model). Data sheet: sequential read 3,500 MB/s, write 3,300
+// MB/s inside the cache and about 1,700 MB/s after it; random 4 KiB read
+// 600,000 IOPS and write 550,000 IOPS at 32 deep x 4 threads; 1 GB DRAM.
+func Samsung970EVOPlus() Params {
+	return Params{
+		Name:       "samsung-970-evo-plus",
+		Capacity:   1000e9, // data sheet
+		SectorSize: 512,
+		Interface:  NVMe,
+		// Inferred: commands the controller holds at once (NVMe allows far
+		// more; the data sheet measures 128).
+		QueueDepth: 1024,
+		// Inferred: PCIe 3.0 x4 is 3.94 GB/s after 128b/130b; TLP headers
+		// with 256-byte payloads leave about 3.6 GB/s.
+		LinkRate:        3.6e9,
+		LinkCommandTime: 100 * time.Nanosecond, // inferred: 64-byte command fetch and 16-byte completion
+		// Inferred: submission-to-completion firmware latency that does not
+		// limit throughput (the controller's cores pipeline it); brings QD1
+		// 4 KiB reads to the ~70 us reviews measure.
+		CommandLatency: 10 * time.Microsecond,
+		// Inferred from the data sheet's 600,000 / 550,000 IOPS: the
+		// controller's serialized work per command (1.5 us and 1.7 us).
+		ReadCost:  1500 * time.Nanosecond,
+		WriteCost: 1700 * time.Nanosecond,
+		// Inferred: part of the 1 GB DRAM stages writes; the rest holds
+		// the mapping table.
+		WriteBuffer:    8 << 20,
+		Channels:       8, // inferred: the Phoenix controller's 8 channels
+		WaysPerChannel: 4, // inferred: 32 dies of 256 Gbit make 1 TB
+		DiesPerChip:    1,
+		PlanesPerDie:   2,                     // inferred: two-plane operations
+		PageSize:       16 << 10,              // inferred: 16 KiB pages of V-NAND
+		PagesPerBlock:  384,                   // inferred
+		ReadTime:       50 * time.Microsecond, // inferred: V-NAND v5 tR
+		// Inferred: TLC one-shot programs 3 pages in about 1.8 ms, 600 us
+		// per page; 32 dies x 32 KiB / 600 us = 1.75 GB/s, the data
+		// sheet's after-cache write.
+		ProgramTime: 600 * time.Microsecond,
+		EraseTime:   3500 * time.Microsecond, // inferred: TLC 3-5 ms
+		ChannelRate: 800e6,                   // inferred: Toggle DDR 3.0, 800 MT/s
+		MapUnit:     4096,
+		// Inferred: 1 TiB of flash sold as 1 TB: 9.95%.
+		OverProvisioning: float64(1<<40)/1000e9 - 1,
+		GC:               Greedy,
+		SLCCache:         42e9, // data sheet: TurboWrite 42 GB (6 static + 36 dynamic)
+		// Inferred: SLC-mode program of 250 us; 32 dies x 32 KiB / 250 us
+		// = 4.2 GB/s, so the link (3.6 GB/s) bounds writes in the cache.
+		SLCProgramTime: 250 * time.Microsecond,
+	}
+}
+
+var presets = map[string]func() Params{
+	"intel-x25m-g2":        IntelX25MG2,
+	"samsung-970-evo-plus": Samsung970EVOPlus,
+}
+
+// PresetNames returns the preset names, sorted.
+func PresetNames() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsPreset reports whether name is an SSD preset.
+func IsPreset(name string) bool {
+	_, ok := presets[strings.ToLower(name)]
+	return ok
+}
+
+// Preset returns the parameters of the named preset.
+func Preset(name string) (Params, error) {
+	f, ok := presets[strings.ToLower(name)]
+	if !ok {
+		return Params{}, fmt.Errorf("ssd: unknown preset %q (known: %s)", name, strings.Join(PresetNames(), ", "))
+	}
+	return f(), nil
+}

@@ -1,0 +1,74 @@
+package ssd
+
+import (
+	"time"
+
+	"github.com/raidsim/raidsim/sim"
+)
+
+// Stats are a drive's counters since the run began (after
+// preconditioning). Drive.Stats returns a copy with the derived figures
+// filled in. Units are map units (Params.MapUnit bytes).
+type Stats struct {
+	// Reads, Writes, Flushes and Trims count completed requests.
+	Reads, Writes, Flushes, Trims int64
+	// ReadBytes, WriteBytes and TrimBytes count their bytes.
+	ReadBytes, WriteBytes, TrimBytes int64
+
+	// FlashReads counts page reads from the flash array.
+	FlashReads int64
+	// BufferReadHits counts units read from the write buffer.
+	BufferReadHits int64
+	// UnmappedReads counts units read that hold no data (never written
+	// or trimmed): they return zeroes without touching flash.
+	UnmappedReads int64
+	// BufferStalls counts writes that waited for room in the buffer.
+	BufferStalls int64
+
+	// Programs counts (multi-plane) page programs of host data;
+	// ProgramUnits the units they wrote.
+	Programs, ProgramUnits int64
+	// HostUnits counts units the host wrote (mapped by the FTL).
+	HostUnits int64
+	// GCPageMoves counts valid units garbage collection copied.
+	GCPageMoves int64
+	// Erases counts block erases.
+	Erases int64
+	// BackgroundGCs counts blocks cleaned while the drive was idle.
+	BackgroundGCs int64
+	// GCTime is the die time garbage collection took (summed over dies).
+	GCTime time.Duration
+	// MaxEraseCount is the highest erase count of any block (wear),
+	// preconditioning included.
+	MaxEraseCount int64
+	// FreeBlocksMin is the fewest free blocks any die had, ever
+	// (preconditioning included): the free-block low water.
+	FreeBlocksMin int64
+	// SLCUnits counts units programmed into the pseudo-SLC cache;
+	// SLCMigratedUnits those moved from it to native cells when idle.
+	SLCUnits, SLCMigratedUnits int64
+	// WriteAmplification is flash writes (ProgramUnits + GCPageMoves +
+	// SLCMigratedUnits) over HostUnits; 0 before any write.
+	WriteAmplification float64
+
+	// Elapsed is the virtual time since the drive was created.
+	Elapsed time.Duration
+
+	created sim.Time
+}
+
+// Stats returns the counters with derived figures filled in.
+func (d *Drive) Stats() Stats {
+	s := d.st
+	fs := d.f.st
+	s.HostUnits = int64(fs.hostUnits - d.base.hostUnits)
+	s.GCPageMoves = int64(fs.gcMoves - d.base.gcMoves)
+	s.Erases = int64(fs.erases - d.base.erases)
+	s.MaxEraseCount = int64(fs.maxErase)
+	s.FreeBlocksMin = int64(fs.freeMin)
+	if s.HostUnits > 0 {
+		s.WriteAmplification = float64(s.ProgramUnits+s.GCPageMoves+s.SLCMigratedUnits) / float64(s.HostUnits)
+	}
+	s.Elapsed = d.eng.Now().Sub(s.created)
+	return s
+}
