@@ -210,6 +210,8 @@ func (c *Cache) Submit(r *sim.Request) error {
 		c.write(h)
 	case sim.Flush:
 		c.flush(h)
+	case sim.Trim:
+		c.trim(h)
 	}
 	c.kick()
 	return nil
@@ -597,13 +599,15 @@ func (c *Cache) around(h *host) {
 
 func (c *Cache) startAround(h *host) {
 	r := h.r
-	c.st.WriteArounds++
+	if r.Op == sim.Write {
+		c.st.WriteArounds++
+	}
 	e := c.newExtent(r.Offset, r.End())
 	e.data = r.Data
 	c.busy.insert(e)
 	ch := c.newChild(kindAround, h)
 	ch.ext = e
-	ch.Op, ch.Offset, ch.Length, ch.FUA, ch.Data = sim.Write, r.Offset, r.Length, r.FUA, r.Data
+	ch.Op, ch.Offset, ch.Length, ch.FUA, ch.Data = r.Op, r.Offset, r.Length, r.FUA, r.Data
 	c.submitChild(ch)
 }
 
@@ -612,7 +616,9 @@ func (c *Cache) startAround(h *host) {
 func (c *Cache) aroundDone(ch *child) {
 	e := ch.ext
 	c.busy.remove(e)
-	if ch.Err == nil {
+	if ch.Err == nil && ch.Op == sim.Trim {
+		c.staleMisses(e.off, e.end) // the trim's own drop happened at its start
+	} else if ch.Err == nil {
 		c.staleMisses(e.off, e.end)
 		c.trimDirty(e.off, e.end)
 		c.dropClean(e.off, e.end)

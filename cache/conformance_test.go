@@ -53,7 +53,7 @@ func TestConformance(t *testing.T) {
 				eng := sim.NewEngine(1)
 				c, _ := newStack(t, eng, tc.cfg, memDefault)
 				return c, eng
-			}, simtest.WithData())
+			}, simtest.WithData(), simtest.WithTrimZeroes())
 		})
 	}
 }
@@ -70,7 +70,7 @@ func TestConformanceJitter(t *testing.T) {
 					rng := eng.Rand("jitter")
 					dev.SetLatency(func(*sim.Request) time.Duration { return time.Duration(rng.Int64N(int64(time.Millisecond))) })
 					return c, eng
-				}, simtest.WithData(), simtest.WithSeed(seed), simtest.WithRequests(1000))
+				}, simtest.WithData(), simtest.WithTrimZeroes(), simtest.WithSeed(seed), simtest.WithRequests(1000))
 			})
 		}
 	}

@@ -90,6 +90,7 @@ type Drive struct {
 	hMinRA   minRAHandler
 	hDestage destageHandler
 	hRA      raHandler
+	hTrim    trimHandler
 
 	// mediaHook, when set (by tests), sees every positioned media access
 	// of a command or destage: its first sector, length, direction and
@@ -101,6 +102,16 @@ type cmdHandler struct{ d *Drive }
 type destageHandler struct{ d *Drive }
 type raHandler struct{ d *Drive }
 type minRAHandler struct{ d *Drive }
+
+// trimHandler completes a trim: a disk has no use for a discard.
+type trimHandler struct{ d *Drive }
+
+func (h *trimHandler) HandleEvent(now sim.Time, arg any) {
+	r := arg.(*sim.Request)
+	r.Completed = now
+	h.d.obs.OnCompleted(h.d.name, r, now)
+	r.Done(r)
+}
 
 func (h *cmdHandler) HandleEvent(now sim.Time, _ any)     { h.d.onCmdDone(now) }
 func (h *destageHandler) HandleEvent(now sim.Time, _ any) { h.d.onDestageDone(now) }
@@ -225,7 +236,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 		d.free[i] = uint8(p.QueueDepth - 1 - i)
 	}
 	d.host = make([]*sim.Request, 16)
-	d.hCmd.d, d.hDestage.d, d.hRA.d, d.hMinRA.d = d, d, d, d
+	d.hCmd.d, d.hDestage.d, d.hRA.d, d.hMinRA.d, d.hTrim.d = d, d, d, d, d
 	d.lastAcc = eng.Now()
 	d.created = eng.Now()
 	return d, nil
@@ -297,6 +308,10 @@ func (d *Drive) Submit(r *sim.Request) error {
 	r.Completed = 0
 	r.Err = nil
 	d.obs.OnSubmitted(d.name, r, now)
+	if r.Op == sim.Trim { // completes at once, keeping its data
+		d.eng.Schedule(now, &d.hTrim, r)
+		return nil
+	}
 	d.outstanding++
 	if d.nfree > 0 && d.hostCount == 0 {
 		d.enqueue(r, now)

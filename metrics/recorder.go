@@ -54,19 +54,19 @@ func (s *OpStats) Reset() { *s = OpStats{} }
 // OpStats, about 76 KiB, and never grows. It is not safe for concurrent
 // use: parallel runs keep one Recorder each and Merge them.
 type Recorder struct {
-	read, write, flush, all OpStats
+	read, write, flush, all, trim OpStats
 }
 
 // Observe counts a completed request: its Op, its Length in bytes and its
 // Latency (Completed - Issued). It never allocates. It panics if r.Op is
-// not Read, Write or Flush.
+// not Read, Write, Flush or Trim.
 func (rec *Recorder) Observe(r *sim.Request) {
 	rec.Add(r.Op, r.Length, r.Latency())
 }
 
 // Add counts one request of the given op that moved bytes bytes in
-// latency. It never allocates. It panics if op is not Read, Write or
-// Flush.
+// latency. It never allocates. It panics if op is not Read, Write, Flush
+// or Trim. Flushes and trims are kept apart from All.
 func (rec *Recorder) Add(op sim.Op, bytes int64, latency time.Duration) {
 	switch op {
 	case sim.Read:
@@ -75,6 +75,9 @@ func (rec *Recorder) Add(op sim.Op, bytes int64, latency time.Duration) {
 		rec.write.Add(bytes, latency)
 	case sim.Flush:
 		rec.flush.Add(bytes, latency)
+		return
+	case sim.Trim:
+		rec.trim.Add(bytes, latency)
 		return
 	default:
 		panic(fmt.Sprintf("metrics: unknown op %d", uint8(op)))
@@ -96,8 +99,11 @@ func (rec *Recorder) All() *OpStats { return &rec.all }
 // Flush returns the statistics of flushes, aliasing rec like Read.
 func (rec *Recorder) Flush() *OpStats { return &rec.flush }
 
-// Stats returns the statistics of op (Read, Write or Flush), or nil for
-// any other op.
+// Trim returns the statistics of trims, aliasing rec like Read.
+func (rec *Recorder) Trim() *OpStats { return &rec.trim }
+
+// Stats returns the statistics of op (Read, Write, Flush or Trim), or
+// nil for any other op.
 func (rec *Recorder) Stats(op sim.Op) *OpStats {
 	switch op {
 	case sim.Read:
@@ -106,6 +112,8 @@ func (rec *Recorder) Stats(op sim.Op) *OpStats {
 		return &rec.write
 	case sim.Flush:
 		return &rec.flush
+	case sim.Trim:
+		return &rec.trim
 	}
 	return nil
 }
@@ -120,6 +128,7 @@ func (rec *Recorder) Merge(other *Recorder) {
 	rec.write.Merge(&other.write)
 	rec.flush.Merge(&other.flush)
 	rec.all.Merge(&other.all)
+	rec.trim.Merge(&other.trim)
 }
 
 // Reset empties rec.

@@ -53,6 +53,9 @@ type Summary struct {
 	All OpSummary `json:"all"`
 	// Flushes is the number of flush requests completed.
 	Flushes int64 `json:"flushes"`
+	// Trim covers trim (discard) requests, when there were any; they are
+	// not in All.
+	Trim *OpSummary `json:"trim,omitempty"`
 	// SimSeconds is the simulated (virtual) time the rates are computed
 	// over, in seconds.
 	SimSeconds float64 `json:"sim_seconds"`
@@ -67,8 +70,18 @@ func (rec *Recorder) Summarize(elapsed time.Duration) Summary {
 		Write:      summarizeOp(&rec.write, elapsed),
 		All:        summarizeOp(&rec.all, elapsed),
 		Flushes:    rec.flush.IOs(),
+		Trim:       trimSummary(&rec.trim, elapsed),
 		SimSeconds: elapsed.Seconds(),
 	}
+}
+
+// trimSummary summarizes trims, or returns nil when there were none.
+func trimSummary(s *OpStats, elapsed time.Duration) *OpSummary {
+	if s.IOs() == 0 {
+		return nil
+	}
+	o := summarizeOp(s, elapsed)
+	return &o
 }
 
 // Summarize reports s over elapsed simulated time, as Recorder.Summarize
@@ -131,7 +144,10 @@ func (s Summary) Table() Table {
 	for _, r := range []struct {
 		name string
 		o    *OpSummary
-	}{{"read", &s.Read}, {"write", &s.Write}, {"all", &s.All}} {
+	}{{"read", &s.Read}, {"write", &s.Write}, {"all", &s.All}, {"trim", s.Trim}} {
+		if r.o == nil {
+			continue
+		}
 		l := r.o.LatencyMS
 		t.Rows = append(t.Rows, []string{
 			r.name,

@@ -76,6 +76,7 @@ const (
 	kWrite
 	kFlush
 	kRebuild
+	kTrim
 )
 
 // op is one parent request (or one rebuild step) in flight.
@@ -218,6 +219,8 @@ func (a *Array) Submit(r *sim.Request) error {
 		o.kind = kWrite
 		a.ct.writes++
 		a.ct.writeBytes += r.Length
+	case sim.Trim:
+		o.kind = kTrim
 	default:
 		o.kind = kFlush
 		a.ct.flushes++
@@ -225,7 +228,7 @@ func (a *Array) Submit(r *sim.Request) error {
 		return nil
 	}
 	o.lo, o.hi = r.Offset, r.End()
-	if o.kind == kWrite || (a.m.Level == RAID5 && a.anyFailed()) {
+	if o.kind == kWrite || o.kind == kTrim || (a.m.Level == RAID5 && a.anyFailed()) {
 		a.track(o)
 	} else {
 		a.start(o)
@@ -325,6 +328,8 @@ func (a *Array) start(o *op) {
 		}
 	case kRebuild:
 		a.startRebuildStep(o)
+	case kTrim:
+		a.startTrim(o)
 	}
 	o.pending--
 	if o.pending == 0 {
@@ -366,25 +371,7 @@ func (a *Array) startPlain(o *op) {
 		ad := a.m.Locate(off)
 		row := ad.Offset / a.u
 		data := dataSlice(r, off, n)
-		a.cand = a.cand[:0]
-		switch a.m.Level {
-		case RAID0:
-			a.cand = append(a.cand, ad.Member)
-		case RAID1:
-			for m := range a.n {
-				a.cand = append(a.cand, m)
-			}
-		case RAID10:
-			a.cand = append(a.cand, ad.Member, ad.Member+1)
-		}
-		live := 0
-		for _, m := range a.cand {
-			if a.avail(m, row) {
-				a.cand[live] = m
-				live++
-			}
-		}
-		a.cand = a.cand[:live]
+		live := a.liveCopies(ad, row)
 		switch {
 		case live == 0:
 			o.fail(a.lost(o, row))
@@ -401,6 +388,31 @@ func (a *Array) startPlain(o *op) {
 		}
 		off += n
 	}
+}
+
+// liveCopies fills a.cand with the members that hold a good copy of
+// address ad (stripe unit row) on RAID 0, 1 or 10, and returns how many.
+func (a *Array) liveCopies(ad Addr, row int64) int {
+	a.cand = a.cand[:0]
+	switch a.m.Level {
+	case RAID0:
+		a.cand = append(a.cand, ad.Member)
+	case RAID1:
+		for m := range a.n {
+			a.cand = append(a.cand, m)
+		}
+	case RAID10:
+		a.cand = append(a.cand, ad.Member, ad.Member+1)
+	}
+	live := 0
+	for _, m := range a.cand {
+		if a.avail(m, row) {
+			a.cand[live] = m
+			live++
+		}
+	}
+	a.cand = a.cand[:live]
+	return live
 }
 
 // pickCopy chooses among a.cand (live copies) by the read policy.
@@ -516,6 +528,7 @@ func (a *Array) onChildDone(q *sim.Request) {
 			ms.writes++
 			ms.writeBytes += q.Length
 			ms.lastEnd = q.End()
+		case sim.Trim:
 		default:
 			ms.flushes++
 		}

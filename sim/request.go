@@ -18,10 +18,15 @@ const (
 	// stable media before the flush completes (ATA FLUSH CACHE, SCSI
 	// SYNCHRONIZE CACHE). Offset and Length are ignored.
 	Flush
+	// Trim tells the device that the bytes of [Offset, Offset+Length) no
+	// longer hold data the host needs (ATA DATA SET MANAGEMENT / TRIM,
+	// SCSI UNMAP, NVMe Deallocate). A later read of a trimmed range
+	// returns zeroes. It carries no Data.
+	Trim
 	numOps
 )
 
-// String returns "read", "write" or "flush".
+// String returns "read", "write", "flush" or "trim".
 func (o Op) String() string {
 	switch o {
 	case Read:
@@ -30,11 +35,13 @@ func (o Op) String() string {
 		return "write"
 	case Flush:
 		return "flush"
+	case Trim:
+		return "trim"
 	}
 	return fmt.Sprintf("op(%d)", uint8(o))
 }
 
-// Valid reports whether o is Read, Write or Flush.
+// Valid reports whether o is Read, Write, Flush or Trim.
 func (o Op) Valid() bool { return o < numOps }
 
 // Request is one block I/O request travelling through a stack.
@@ -112,7 +119,7 @@ type Device interface {
 // Sentinel errors for requests rejected at submit time. Devices wrap them
 // with context; test with errors.Is.
 var (
-	// ErrBadOp reports an Op that is not Read, Write or Flush.
+	// ErrBadOp reports an Op that is not Read, Write, Flush or Trim.
 	ErrBadOp = errors.New("sim: unknown operation")
 	// ErrZeroLength reports a Read or Write of no bytes, or a negative
 	// length.
@@ -130,7 +137,7 @@ var (
 )
 
 // CheckRequest applies the checks every device makes at submit time: a
-// known op, a Done callback, and for Read and Write a positive length,
+// known op, a Done callback, and for Read, Write and Trim a positive length,
 // sector alignment, bounds within capacity and a Data buffer (when given)
 // of exactly Length bytes. It returns nil or an error wrapping one of the
 // sentinel errors, naming the request.
@@ -153,6 +160,9 @@ func CheckRequest(r *Request, capacity int64, sectorSize int) error {
 	}
 	if r.Offset < 0 || r.Offset > capacity || r.Length > capacity-r.Offset {
 		return fmt.Errorf("%v: %w (capacity %d bytes)", r, ErrOutOfRange, capacity)
+	}
+	if r.Op == Trim && r.Data != nil {
+		return fmt.Errorf("%v: %w (a trim carries no data)", r, ErrDataLength)
 	}
 	if r.Data != nil && int64(len(r.Data)) != r.Length {
 		return fmt.Errorf("%v: %w (%d bytes of data)", r, ErrDataLength, len(r.Data))

@@ -23,6 +23,11 @@ type Option func(*suite)
 // OverlappingWrites).
 func WithData() Option { return func(s *suite) { s.data = true } }
 
+// WithTrimZeroes tells TestDevice that a trimmed range reads back as
+// zeroes (as SSDs with deterministic read-zero-after-trim do). With
+// WithData it adds the TrimZeroes subtest.
+func WithTrimZeroes() Option { return func(s *suite) { s.trimZeroes = true } }
+
 // WithSeed sets the seed of the suite's random requests. A failing run
 // prints its seed; pass it here to reproduce the failure.
 func WithSeed(seed uint64) Option { return func(s *suite) { s.seed = seed } }
@@ -50,10 +55,11 @@ func WithMaxSteps(n int) Option {
 
 // suite holds the options of one TestDevice run.
 type suite struct {
-	data     bool
-	seed     uint64
-	requests int
-	maxSteps int
+	data       bool
+	trimZeroes bool
+	seed       uint64
+	requests   int
+	maxSteps   int
 }
 
 func newSuite(opts []Option) *suite {
@@ -83,6 +89,7 @@ var deviceChecks = []deviceCheck{
 	{"Lifecycle", false, checkLifecycle},
 	{"RoundTrip", true, checkRoundTrip},
 	{"OverlappingWrites", true, checkOverlap},
+	{"TrimZeroes", true, checkTrimZeroes},
 }
 
 // TestDevice runs a conformance suite against the sim.Device made by
@@ -93,7 +100,7 @@ var deviceChecks = []deviceCheck{
 //   - Geometry: a positive sector size, and a capacity that is a
 //     positive multiple of it.
 //   - Reject: requests that can never be served (unknown op, nil Done,
-//     zero or negative length, offset or length not a multiple of the
+//     zero or negative length, a trim carrying Data, offset or length not a multiple of the
 //     sector size, negative offset, past the capacity or with
 //     Offset+Length overflowing int64, Data of the wrong length) make
 //     Submit return an error wrapping the matching sim sentinel, Done is
@@ -101,7 +108,7 @@ var deviceChecks = []deviceCheck{
 //     submitted afterwards are still served.
 //   - Flush: flushes are accepted whatever their Offset and Length.
 //   - Lifecycle: hundreds of random reads, writes (some FUA, some with
-//     Data) and flushes, several outstanding, submitted from outside and
+//     Data), trims and flushes, several outstanding, submitted from outside and
 //     from inside the event loop: every one is accepted and its Done is
 //     called exactly once, never from inside Submit, with Err nil; Issued
 //     equals the virtual time of Submit; Issued <= Completed <= the time
@@ -114,6 +121,9 @@ var deviceChecks = []deviceCheck{
 //   - OverlappingWrites (WithData): batches of concurrent overlapping
 //     writes; afterwards every byte holds the data of the write whose
 //     Done was called last.
+//   - TrimZeroes (WithData and WithTrimZeroes): random writes, then
+//     trims of random sector ranges (whole 4 KiB units or not); a
+//     trimmed range reads back as zeroes and the rest keeps its data.
 //
 // Requests stay within the first and last 4 MiB of the device and are at
 // most 128 KiB long, so the suite is fast for any capacity. It is seeded
@@ -124,7 +134,7 @@ func TestDevice(t *testing.T, newDevice func(t *testing.T) (sim.Device, *sim.Eng
 	t.Helper()
 	s := newSuite(opts)
 	for _, c := range deviceChecks {
-		if c.data && !s.data {
+		if c.data && !s.data || c.name == "TrimZeroes" && !s.trimZeroes {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
@@ -429,7 +439,11 @@ func badCases(ss, c int64) []badCase {
 	wr := func(off, n int64) sim.Request { return sim.Request{Op: sim.Write, Offset: off, Length: n} }
 	maxAligned := math.MaxInt64 / ss * ss
 	cases := []badCase{
-		{"op 3", sim.Request{Op: sim.Op(3), Length: ss}, false, sim.ErrBadOp},
+		{"op 4", sim.Request{Op: sim.Op(4), Length: ss}, false, sim.ErrBadOp},
+		{"nil Done trim", sim.Request{Op: sim.Trim, Length: ss}, true, sim.ErrNoDone},
+		{"zero-length trim", sim.Request{Op: sim.Trim}, false, sim.ErrZeroLength},
+		{"trim with data", sim.Request{Op: sim.Trim, Length: ss, Data: make([]byte, ss)}, false, sim.ErrDataLength},
+		{"trim past capacity", sim.Request{Op: sim.Trim, Offset: c, Length: ss}, false, sim.ErrOutOfRange},
 		{"op 255", sim.Request{Op: sim.Op(255), Length: ss}, false, sim.ErrBadOp},
 		{"nil Done read", rd(0, ss), true, sim.ErrNoDone},
 		{"nil Done write", wr(0, ss), true, sim.ErrNoDone},
@@ -569,6 +583,9 @@ func checkLifecycle(s *suite, rng *rand.Rand, newDev factory) error {
 			if rng.IntN(2) == 0 { // junk range, which a flush ignores
 				r.Offset, r.Length = rng.Int64N(1000)-500, rng.Int64N(1000)-500
 			}
+		case p == 19:
+			r.Op = sim.Trim
+			r.Offset, r.Length = randExtent(rng, ws[rng.IntN(len(ws))], h.ss, maxReqLen)
 		default:
 			r.Op = sim.Read
 			if p >= 11 {
@@ -792,6 +809,41 @@ func checkOverlap(s *suite, rng *rand.Rand, newDev factory) error {
 		}
 		if err := m.compare(w.lo, r.Data); err != nil {
 			return errors.Join(h.err(), fmt.Errorf("round %d: %v; the last acknowledged write must win (completion order:%s)", round, err, order))
+		}
+	}
+	return h.err()
+}
+
+func checkTrimZeroes(s *suite, rng *rand.Rand, newDev factory) error {
+	h, err := start(s, newDev)
+	if err != nil {
+		return err
+	}
+	w := windows(h.ss, h.capacity, maxReqLen)[0]
+	w.hi = min(w.hi, w.lo+maxReqLen/h.ss*h.ss)
+	m := newModel(w, h.ss)
+	for i := range 60 {
+		off, n := randExtent(rng, m.w, h.ss, 64<<10)
+		r := &sim.Request{Op: sim.Write, Offset: off, Length: n, Data: make([]byte, n)}
+		if rng.IntN(3) == 0 {
+			r = &sim.Request{Op: sim.Trim, Offset: off, Length: n}
+		} else {
+			fill(rng, r.Data)
+		}
+		if err := h.one(r); err != nil {
+			return errors.Join(h.err(), err)
+		}
+		data := r.Data
+		if r.Op == sim.Trim {
+			data = make([]byte, n)
+		}
+		m.apply(off, data, i)
+		rd := &sim.Request{Op: sim.Read, Offset: m.w.lo, Length: m.w.hi - m.w.lo, Data: make([]byte, m.w.hi-m.w.lo)}
+		if err := h.one(rd); err != nil {
+			return errors.Join(h.err(), err)
+		}
+		if err := m.compare(rd.Offset, rd.Data); err != nil {
+			return errors.Join(h.err(), fmt.Errorf("after %v: read %d@%d: %v", r, rd.Length, rd.Offset, err))
 		}
 	}
 	return h.err()

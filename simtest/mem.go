@@ -94,8 +94,9 @@ func (c MemConfig) Validate() error {
 
 // MemStats counts what a MemDevice has served.
 type MemStats struct {
-	// Reads, Writes and Flushes count accepted requests by operation.
-	Reads, Writes, Flushes int64
+	// Reads, Writes, Flushes and Trims count accepted requests by
+	// operation.
+	Reads, Writes, Flushes, Trims int64
 	// FUAWrites counts accepted writes with FUA set (included in Writes).
 	FUAWrites int64
 	// BytesRead and BytesWritten sum the Length of reads and writes that
@@ -196,6 +197,9 @@ func (d *MemDevice) Submit(r *sim.Request) error {
 	case sim.Flush:
 		d.stats.Flushes++
 		service = d.cfg.FlushLatency
+	case sim.Trim:
+		d.stats.Trims++
+		service = d.cfg.WriteLatency
 	}
 	if d.latency != nil {
 		service = max(d.latency(r), 0)
@@ -279,6 +283,8 @@ func (d *MemDevice) complete(now sim.Time, arg any) {
 				d.write(r.Data, r.Offset)
 			}
 			d.stats.BytesWritten += r.Length
+		case sim.Trim:
+			d.zero(r.Offset, r.Length)
 		}
 	} else {
 		d.stats.Failed++
@@ -342,6 +348,24 @@ func (d *MemDevice) write(p []byte, off int64) {
 			copy(c[in:in+n], p[:n])
 		}
 		p, off = p[n:], off+n
+	}
+}
+
+// zero clears [off, off+n): a trimmed range reads back as zeroes. Whole
+// chunks are released.
+func (d *MemDevice) zero(off, n int64) {
+	for n > 0 {
+		in := off & chunkMask
+		k := min(n, chunkSize-in)
+		idx := off >> chunkShift
+		if c := d.chunks[idx]; c != nil {
+			if k == chunkSize {
+				delete(d.chunks, idx)
+			} else {
+				clear(c[in : in+k])
+			}
+		}
+		off, n = off+k, n-k
 	}
 }
 

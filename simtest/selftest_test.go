@@ -34,6 +34,7 @@ type bugs struct {
 	zeroReads       bool // reads return zeros (no data kept)
 	ackBeforeApply  bool // stores writes at submit, acknowledges in random order
 	rejectFlushJunk bool // checks flush ranges as if they were reads
+	trimKeepsData   bool // a trim leaves the data readable
 }
 
 // buggyDevice is a small device with a MemDevice for storage and
@@ -130,6 +131,9 @@ func (d *buggyDevice) complete(now sim.Time, arg any) {
 	case d.b.completedLate:
 		r.Completed = now + 1
 	}
+	if r.Op == sim.Trim && !d.b.trimKeepsData && r.Offset >= 0 && r.Length <= d.Capacity()-r.Offset {
+		d.mem.zero(r.Offset, r.Length)
+	}
 	if r.Data != nil && r.Offset >= 0 && r.Offset+int64(len(r.Data)) <= d.Capacity() {
 		switch r.Op {
 		case sim.Read:
@@ -208,6 +212,7 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"corrupts reads", bugs{corruptReads: true}, "RoundTrip", "byte at offset"},
 		{"keeps no data", bugs{zeroReads: true}, "RoundTrip", "byte at offset"},
 		{"acks out of order", bugs{ackBeforeApply: true}, "OverlappingWrites", "the last acknowledged write must win"},
+		{"trim keeps data", bugs{trimKeepsData: true}, "TrimZeroes", "want 0x00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

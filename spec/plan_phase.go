@@ -149,7 +149,7 @@ func planWorkload(p *problems, path string, c *Job, ss int64) trace.Workload {
 	var err error
 	if c.RW != "" {
 		if w.RW, err = trace.ParseRW(c.RW); err != nil {
-			p.add(path+".rw", "%q: want read, write, randread, randwrite, rw or randrw", c.RW)
+			p.add(path+".rw", "%q: want read, write, randread, randwrite, rw, randrw, trim or randtrim", c.RW)
 		}
 	}
 	if c.RWMixRead != nil {

@@ -25,7 +25,7 @@ import (
 //
 // RWBS: R is a Read, W a Write; a leading F (pre-flush) with no data
 // (N, or a write of zero sectors) is a Flush, and with data the write is
-// kept without its flush; an F after R or W sets FUA; discards (D) and
+// kept without its flush; an F after W sets FUA; a discard (D) is a Trim;
 // other events without data are skipped. Record.Device is the device
 // number as Linux's makedev builds it (major<<8 | minor for minor < 256:
 // 8,16 is 2064), Time the event time in nanoseconds. blkparse's text
@@ -136,11 +136,11 @@ func (b *BlkparseReader) parse(line []byte) (Record, bool, error) {
 		}
 		return rec, false, nil
 	case 'D':
-		return rec, false, nil
+		rec.Op = sim.Trim // a discard
 	default:
 		return rec, false, b.lr.errorf("rwbs", "%q is not a direction (R, W, D or N)", f[6])
 	}
-	rec.FUA = len(rwbs) > 1 && rwbs[1] == 'F'
+	rec.FUA = rec.Op == sim.Write && len(rwbs) > 1 && rwbs[1] == 'F'
 	if n < 10 || string(f[8]) != "+" {
 		return rec, false, b.lr.errorf("", "want sector + count after %q", f[6])
 	}

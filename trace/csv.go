@@ -17,7 +17,7 @@ const CSVHeader = "time_ns,op,offset,length,device,fua,measured_ns"
 // CSVHeader, then one record a line with the fields of a Record:
 //
 //	time_ns      Record.Time, integer nanoseconds (may be negative)
-//	op           read, write or flush
+//	op           read, write, flush or trim
 //	offset       byte offset, >= 0
 //	length       bytes, > 0 for read and write
 //	device       device or volume number, >= 0
@@ -93,8 +93,10 @@ func (c *CSVReader) parse(line []byte) (Record, error) {
 		rec.Op = sim.Write
 	case "flush":
 		rec.Op = sim.Flush
+	case "trim":
+		rec.Op = sim.Trim
 	default:
-		return rec, c.lr.errorf("op", "%q is not read, write or flush", f[1])
+		return rec, c.lr.errorf("op", "%q is not read, write, flush or trim", f[1])
 	}
 	var err error
 	if rec.Offset, err = c.num("offset", f[2]); err != nil {

@@ -38,7 +38,7 @@ const MaxFioFiles = 4096
 // microseconds.
 //
 // Records: read and write become Read and Write, sync and datasync a
-// Flush; trim and the file actions are skipped (counted by Skipped).
+// Flush, trim to Trim; the file actions are skipped (counted by Skipped).
 // Record.Device numbers the files in the order of their first I/O (0 for
 // the first file read or written, whatever its name); an I/O on a file
 // never added is an error.
@@ -179,7 +179,7 @@ func (f *FioReader) fioOp(act []byte) (sim.Op, error) {
 	case "sync", "datasync":
 		return sim.Flush, nil
 	case "trim":
-		return 0, nil
+		return sim.Trim, nil
 	case "wait":
 		if f.version == 3 {
 			return 0, f.lr.errorf("action", "wait is not allowed in version 3")
@@ -191,7 +191,7 @@ func (f *FioReader) fioOp(act []byte) (sim.Op, error) {
 
 // ioAction reads an I/O action with its offset and length, if given. It
 // returns a record and true for a request; a wait (which advances the
-// version 2 clock) and a trim are not requests.
+// version 2 clock) is not one.
 func (f *FioReader) ioAction(act []byte, operands [][]byte) (Record, bool, error) {
 	var rec Record
 	var err error
@@ -215,8 +215,6 @@ func (f *FioReader) ioAction(act []byte, operands [][]byte) (Record, bool, error
 			return rec, false, f.lr.errorf("offset", "wait of %d µs overflows the clock", rec.Offset)
 		}
 		f.clock += time.Duration(rec.Offset) * time.Microsecond
-		return rec, false, nil
-	case "trim":
 		return rec, false, nil
 	case "sync", "datasync":
 		rec.Offset, rec.Length = 0, 0
@@ -384,6 +382,8 @@ func (f *FioWriter) Write(r Record) error {
 		return f.line(r.Device, "read", true, r.Offset, r.Length)
 	case sim.Write:
 		return f.line(r.Device, "write", true, r.Offset, r.Length)
+	case sim.Trim:
+		return f.line(r.Device, "trim", true, r.Offset, r.Length)
 	default:
 		return f.line(r.Device, "sync", true, 0, 0)
 	}

@@ -60,7 +60,8 @@ var readerFixtures = []readerFixture{
 		{Time: sim.Time(500 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
 		{Time: sim.Time(1 * ms), Op: sim.Write, Offset: 500 * 512, Length: 4096, Device: 8 << 8, FUA: true},
 		{Time: sim.Time(1100 * us), Op: sim.Flush, Device: 8 << 8},
-	}, 11},
+		{Time: sim.Time(1200 * us), Op: sim.Trim, Offset: 2048 * 512, Length: 2048 * 512, Device: 8 << 8},
+	}, 10},
 	{"blkparse.txt", FormatBlkparseD, []Record{
 		{Time: sim.Time(11049), Op: sim.Write, Offset: 223490 * 512, Length: 4096, Device: 8 << 8},
 		{Time: sim.Time(510 * us), Op: sim.Read, Offset: 1000 * 512, Length: 16 * 512, Device: 8<<8 | 16},
@@ -69,9 +70,10 @@ var readerFixtures = []readerFixture{
 	{"fio2.log", FormatFio, []Record{
 		{Op: sim.Write, Offset: 0, Length: 4096},
 		{Time: sim.Time(1500 * us), Op: sim.Read, Offset: 8192, Length: 65536, Device: 1},
+		{Time: sim.Time(1500 * us), Op: sim.Trim, Offset: 0, Length: 1 << 20},
 		{Time: sim.Time(1500 * us), Op: sim.Flush},
 		{Time: sim.Time(1750 * us), Op: sim.Read, Offset: 4096, Length: 4096},
-	}, 10},
+	}, 9},
 	{"fio3.log", FormatFio, []Record{
 		{Op: sim.Read, Offset: 61440, Length: 4096},
 		{Time: sim.Time((20580 - 234) * us), Op: sim.Write, Offset: 774144, Length: 8192},
@@ -185,7 +187,7 @@ func TestReadersMalformed(t *testing.T) {
 		{FormatSystor17, "1.5,abc,R,0,0,512", `trace: bad.txt:1: response: "abc" is not a non-negative number`},
 		{FormatSystor17, "1.5,0.1,Q,0,0,512", `trace: bad.txt:1: iotype: "Q" is not R or W`},
 		{FormatCSV, "0,read,0,512,0,0,0", `trace: bad.txt:1: want the header "time_ns,op,offset,length,device,fua,measured_ns", got "0,read,0,512,0,0,0"`},
-		{FormatCSV, CSVHeader + "\n0,trim,0,512,0,0,0", `trace: bad.txt:2: op: "trim" is not read, write or flush`},
+		{FormatCSV, CSVHeader + "\n0,discard,0,512,0,0,0", `trace: bad.txt:2: op: "discard" is not read, write, flush or trim`},
 		{FormatCSV, CSVHeader + "\n0,read,0,512,0,2,0", `trace: bad.txt:2: fua: "2" is not 0 or 1`},
 		{FormatCSV, CSVHeader + "\nx,read,0,512,0,0,0", `trace: bad.txt:2: time_ns: "x" is not a number`},
 		{FormatCSV, CSVHeader + "\n0,read,0,512,0,0,-3", `trace: bad.txt:2: measured_ns: "-3" is not a number`},

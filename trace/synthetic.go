@@ -332,6 +332,8 @@ func (s *Synthetic) Next() (Record, error) {
 	switch s.w.RW {
 	case RWWrite, RWRandWrite:
 		op = sim.Write
+	case RWTrim, RWRandTrim:
+		op = sim.Trim
 	case RWReadWrite, RWRandRW:
 		if s.src.IntN(100) >= s.w.RWMixRead {
 			op = sim.Write

@@ -727,7 +727,7 @@ func TestWorkloadJSON(t *testing.T) {
 	if err := json.Unmarshal(text, &back); err != nil || !reflect.DeepEqual(back, w) {
 		t.Errorf("round trip: %+v, %v; want %+v", back, err, w)
 	}
-	if err := json.Unmarshal([]byte(`{"RW":"trim"}`), &back); err == nil || !strings.Contains(err.Error(), `rw "trim"`) {
+	if err := json.Unmarshal([]byte(`{"RW":"trimwrite"}`), &back); err == nil || !strings.Contains(err.Error(), `rw "trimwrite"`) {
 		t.Errorf("bad rw in JSON: %v", err)
 	}
 	s := mustSynthetic(t, Workload{RW: RWRandRead}, testSeed, 1<<30)
@@ -748,6 +748,32 @@ func TestNames(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// TestSyntheticTrim: rw=trim and rw=randtrim issue trims (fio's
+// discards), sequential and random.
+func TestSyntheticTrim(t *testing.T) {
+	for _, rw := range []RW{RWTrim, RWRandTrim} {
+		s := mustSynthetic(t, Workload{RW: rw, BS: 1 << 20, NumIOs: 64}, testSeed, 1<<30)
+		var offs []int64
+		for {
+			rec, err := s.Next()
+			if err != nil {
+				break
+			}
+			if rec.Op != sim.Trim || rec.Length != 1<<20 {
+				t.Fatalf("%v: record %+v, want 1 MiB trims", rw, rec)
+			}
+			offs = append(offs, rec.Offset)
+		}
+		sequential := true
+		for i := 1; i < len(offs); i++ {
+			sequential = sequential && offs[i] == offs[i-1]+1<<20
+		}
+		if len(offs) != 64 || sequential != (rw == RWTrim) {
+			t.Errorf("%v: %d trims, sequential %v", rw, len(offs), sequential)
 		}
 	}
 }

@@ -84,10 +84,14 @@ const (
 	RWReadWrite
 	// RWRandRW is random mixed reads and writes (rw=randrw).
 	RWRandRW
+	// RWTrim is sequential trims (discards, rw=trim).
+	RWTrim
+	// RWRandTrim is random trims (rw=randtrim).
+	RWRandTrim
 	numRW
 )
 
-var rwNames = [numRW]string{"read", "write", "randread", "randwrite", "rw", "randrw"}
+var rwNames = [numRW]string{"read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim"}
 
 // String returns fio's name for the pattern ("randread"); RWReadWrite is
 // "rw".
@@ -103,7 +107,9 @@ func (p RW) Valid() bool { return p < numRW }
 
 // Random reports whether offsets are drawn at random (randread, randwrite,
 // randrw) rather than advancing sequentially.
-func (p RW) Random() bool { return p == RWRandRead || p == RWRandWrite || p == RWRandRW }
+func (p RW) Random() bool {
+	return p == RWRandRead || p == RWRandWrite || p == RWRandRW || p == RWRandTrim
+}
 
 // Mixed reports whether the pattern mixes reads and writes (rw, randrw).
 func (p RW) Mixed() bool { return p == RWReadWrite || p == RWRandRW }
@@ -127,9 +133,9 @@ func (p *RW) UnmarshalText(text []byte) error {
 }
 
 // ParseRW parses fio's rw values: read, write, randread, randwrite, rw
-// (also readwrite) and randrw. Case and surrounding spaces are ignored.
-// fio's trim patterns are not accepted: the simulated devices have no
-// trim.
+// (also readwrite), randrw, trim and randtrim. Case and surrounding
+// spaces are ignored. fio's mixed trim patterns (trimwrite, randtrimwrite)
+// are not accepted.
 func ParseRW(s string) (RW, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if t == "readwrite" {
@@ -140,7 +146,7 @@ func ParseRW(s string) (RW, error) {
 			return RW(i), nil
 		}
 	}
-	return 0, fmt.Errorf("trace: rw %q: want read, write, randread, randwrite, rw, readwrite or randrw", s)
+	return 0, fmt.Errorf("trace: rw %q: want read, write, randread, randwrite, rw, readwrite, randrw, trim or randtrim", s)
 }
 
 // BSSplitEntry is one block size of a bssplit and its share of requests.

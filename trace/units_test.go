@@ -84,6 +84,7 @@ func TestParseRW(t *testing.T) {
 	good := map[string]RW{
 		"read": RWRead, "write": RWWrite, "randread": RWRandRead, "randwrite": RWRandWrite,
 		"rw": RWReadWrite, "readwrite": RWReadWrite, "randrw": RWRandRW, " RandRW ": RWRandRW,
+		"trim": RWTrim, "randtrim": RWRandTrim,
 	}
 	for in, want := range good {
 		got, err := ParseRW(in)
@@ -91,7 +92,7 @@ func TestParseRW(t *testing.T) {
 			t.Errorf("ParseRW(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "trim", "randtrim", "trimwrite", "rand", "read,write"} {
+	for _, in := range []string{"", "trimwrite", "randtrimwrite", "rand", "read,write"} {
 		if got, err := ParseRW(in); err == nil || !strings.Contains(err.Error(), `"`+in+`"`) {
 			t.Errorf("ParseRW(%q) = %v, %v; want an error quoting the input", in, got, err)
 		}

@@ -126,7 +126,7 @@ var runFlags = []*runFlag{
 		usage: "also report what a power failure this long after the start would lose in each layer"},
 
 	{name: "rw", group: groupWorkload, metavar: "PATTERN", path: "phases[0].rw", needs: synthetic, example: "randwrite",
-		usage: "access pattern: read, write, randread, randwrite, rw or randrw"},
+		usage: "access pattern: read, write, randread, randwrite, rw, randrw, trim or randtrim"},
 	{name: "rwmixread", group: groupWorkload, metavar: "PERCENT", path: "phases[0].rwmixread", needs: synthetic, example: "70",
 		usage: "percentage of reads of rw and randrw"},
 	{name: "bs", group: groupWorkload, metavar: "SIZE", path: "phases[0].bs", needs: synthetic, example: "64KiB",

@@ -290,7 +290,7 @@ var badValues = []struct {
 	{[]string{"--iodepth", "100000000"}, "", "rw: randread, ios: 1000, iodepth: 100000000", "", "phases[0].iodepth: 100000000 is outside 0..65536"},
 	{[]string{"--ios", "-5"}, "", "rw: randread, iodepth: 1, ios: -5", "", "phases[0].ios: -5 is outside 0..4294967296"},
 	{[]string{"--ios", "1e12"}, "", "rw: randread, iodepth: 1, ios: 1e12", "", "phases[0].ios: 1000000000000 is outside 0..4294967296"},
-	{[]string{"--rw", "sideways"}, "", "rw: sideways, iodepth: 1, ios: 1000", "", `phases[0].rw: "sideways": want read, write, randread, randwrite, rw or randrw`},
+	{[]string{"--rw", "sideways"}, "", "rw: sideways, iodepth: 1, ios: 1000", "", `phases[0].rw: "sideways": want read, write, randread, randwrite, rw, randrw, trim or randtrim`},
 	{[]string{"--rwmixread", "101"}, "", synth("rwmixread: 101"), "", "phases[0].rwmixread: 101 is outside 0..100"},
 	{[]string{"--offset", "10TiB"}, "", synth("offset: 10TiB"), "", "phases[0].offset: 10995116277760 is past the end of the 500107862016-byte stack"},
 	{[]string{"--size", "3000"}, "", synth("size: 3000"), "", "phases[0].size: 3000 is not a multiple of 512"},
