@@ -22,7 +22,9 @@ type PowerLossReport struct {
 	// keeps through the failure.
 	VolumeCacheKept int64 `json:"volume_cache_kept_bytes,omitempty"`
 	// DriveCacheBytes is, per drive, the data its write cache has
-	// acknowledged and not yet written to the platters.
+	// acknowledged and not yet written to the platters (for an SSD, its
+	// volatile write buffer not yet programmed; 0 with power-loss
+	// protection).
 	DriveCacheBytes []int64 `json:"drive_cache_bytes"`
 	// RAIDUpdatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and RAID 1 or 10 writes whose copies, were in flight: each
@@ -60,6 +62,11 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 	r.LostBytes = r.VolumeCacheBytes + r.PageCacheBytes
 	for _, d := range p.s.Drives {
 		b := d.DirtyBytes()
+		r.DriveCacheBytes = append(r.DriveCacheBytes, b)
+		r.LostBytes += b
+	}
+	for _, d := range p.s.SSDs { // the write buffer, 0 with power-loss protection
+		b := d.VolatileBytes()
 		r.DriveCacheBytes = append(r.DriveCacheBytes, b)
 		r.LostBytes += b
 	}

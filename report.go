@@ -36,6 +36,9 @@ type Report struct {
 	Total PhaseReport `json:"total"`
 	// Disks holds one entry per drive in the stack, over the whole run.
 	Disks []DiskReport `json:"disks"`
+	// SSD is the one drive's flash figures when the stack is a single
+	// SSD (also in its Disks entry).
+	SSD *SSDReport `json:"ssd,omitempty"`
 	// RAID reports the array, when the stack has one.
 	RAID *RAIDReport `json:"raid,omitempty"`
 	// Cache reports the volume cache, when the stack has one.
@@ -87,6 +90,12 @@ type PhaseReport struct {
 func (r *Report) addStack(s *Stack) {
 	for _, d := range s.Drives {
 		r.Disks = append(r.Disks, diskReport(d))
+	}
+	for _, d := range s.SSDs {
+		r.Disks = append(r.Disks, ssdReport(d))
+	}
+	if len(r.Disks) == 1 {
+		r.SSD = r.Disks[0].SSD
 	}
 	if s.Array != nil {
 		r.RAID = raidReport(s.Array)
@@ -169,6 +178,8 @@ type DiskReport struct {
 	// only in the drive's volatile cache when the last request completed:
 	// what a power failure at that instant would lose.
 	DirtyBytesAtEnd int64 `json:"dirty_bytes_at_end"`
+	// SSD holds a solid-state drive's flash figures (nil for disks).
+	SSD *SSDReport `json:"ssd,omitempty"`
 }
 
 // CacheReport is the volume cache's share of a run: its configuration

@@ -37,6 +37,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw.table(r.cacheTable())
 	tw.table(r.hostTable())
 	tw.table(r.drivesTable())
+	tw.table(r.ssdTable())
 	tw.table(r.powerLossTable())
 	return tw.err
 }
@@ -197,6 +198,26 @@ func (r *Report) cacheTable() *metrics.Table {
 	return t
 }
 
+// driveLossRow is drive i's row of the power-loss table: its name, the
+// bytes lost, and why.
+func (r *Report) driveLossRow(i int, b int64) (string, string, string) {
+	name, wc := fmt.Sprintf("disk%d", i), true
+	var s *SSDReport
+	if i < len(r.Disks) {
+		name, wc, s = r.Disks[i].Name, r.Disks[i].WriteCache, r.Disks[i].SSD
+	}
+	note := "write cache off: nothing acknowledged early"
+	switch {
+	case s != nil && wc && s.PowerLossProtection:
+		note = "SSD write buffer with power-loss protection: capacitors program it"
+	case s != nil && wc:
+		note = "SSD write buffer: acknowledged, not yet programmed to flash"
+	case wc:
+		note = "drive write cache: acknowledged, not on the platters"
+	}
+	return name, trace.FormatSize(b), note
+}
+
 // drivesTable is one row per drive.
 func (r *Report) drivesTable() *metrics.Table {
 	t := &metrics.Table{
@@ -234,15 +255,7 @@ func (r *Report) powerLossTable() *metrics.Table {
 		t.AddRow("volume cache", trace.FormatSize(pl.VolumeCacheBytes), note)
 	}
 	for i, b := range pl.DriveCacheBytes {
-		name, wc := fmt.Sprintf("disk%d", i), true
-		if i < len(r.Disks) {
-			name, wc = r.Disks[i].Name, r.Disks[i].WriteCache
-		}
-		note := "write cache off: nothing acknowledged early"
-		if wc {
-			note = "drive write cache: acknowledged, not on the platters"
-		}
-		t.AddRow(name, trace.FormatSize(b), note)
+		t.AddRow(r.driveLossRow(i, b))
 	}
 	if r.RAID != nil {
 		t.AddRow("array", fmt.Sprintf("%d updates", pl.RAIDUpdatesInFlight),

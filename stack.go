@@ -10,6 +10,7 @@ import (
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
 )
 
 // Stack is a built storage stack on one engine: drives, the array over
@@ -18,8 +19,12 @@ type Stack struct {
 	// Top is the device requests go to: the cache, else the array, else
 	// the one drive.
 	Top sim.Device
-	// Drives are the stack's drives, in array member order.
+	// Drives are the stack's disk drives, in array member order (empty
+	// when the drives are SSDs).
 	Drives []*disk.Drive
+	// SSDs are the stack's solid-state drives, in array member order
+	// (empty when the drives are disks).
+	SSDs []*ssd.Drive
 	// Array is the RAID array, or nil.
 	Array *raid.Array
 	// Cache is the volume cache, or nil.
@@ -45,7 +50,7 @@ func NewStack(eng *sim.Engine, st spec.Stack, prefix string, obs *sim.Observer) 
 // spec.PlanStack) on eng: each drive once from the plan's checked model,
 // then the array and the cache over them.
 func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*Stack, error) {
-	s := &Stack{Drives: make([]*disk.Drive, pl.Disks)}
+	s := &Stack{}
 	if pl.Host != nil {
 		h, err := host.New(eng, *pl.Host, prefix+"host", obs)
 		if err != nil {
@@ -53,16 +58,9 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 		}
 		s.Host = h
 	}
-	members := make([]sim.Device, pl.Disks)
-	for i := range pl.Disks {
-		d, err := pl.Drive.NewDrive(eng, fmt.Sprintf("%sdisk%d", prefix, i), obs)
-		if err != nil {
-			return nil, err
-		}
-		s.Drives[i], members[i] = d, d
-		if s.Host != nil {
-			members[i] = s.Host.Driver(d, d.Name())
-		}
+	members, err := s.buildDrives(eng, pl, prefix, obs)
+	if err != nil {
+		return nil, err
 	}
 	s.Top = members[0]
 	if pl.RAID != nil {
@@ -95,4 +93,36 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 		s.Top = s.Host
 	}
 	return s, nil
+}
+
+// buildDrives makes the plan's drives (disks, or SSDs preconditioned as
+// asked) and returns them as array members, each behind the host's
+// driver when there is a host.
+func (s *Stack) buildDrives(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) ([]sim.Device, error) {
+	members := make([]sim.Device, pl.Disks)
+	for i := range pl.Disks {
+		name := fmt.Sprintf("%sdisk%d", prefix, i)
+		var d sim.Device
+		if pl.SSD != nil {
+			sd, err := pl.SSD.NewDrive(eng, name, obs)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := sd.Precondition(pl.Precondition); err != nil {
+				return nil, err
+			}
+			s.SSDs, d = append(s.SSDs, sd), sd
+		} else {
+			dd, err := pl.Drive.NewDrive(eng, name, obs)
+			if err != nil {
+				return nil, err
+			}
+			s.Drives, d = append(s.Drives, dd), dd
+		}
+		members[i] = d
+		if s.Host != nil {
+			members[i] = s.Host.Driver(d, name)
+		}
+	}
+	return members, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -53,8 +54,13 @@ type Plan struct {
 	Name string
 	Seed uint64
 	// Drive is the model of every drive, validated once (its Params
-	// have the defaults filled).
+	// have the defaults filled); nil when the drives are SSDs.
 	Drive *disk.Model
+	// SSD is the model of every drive when they are solid-state drives
+	// (validated once), else nil; Precondition is the state each is put
+	// in before the run.
+	SSD          *ssd.Model
+	Precondition ssd.Precondition
 	// Disks is the number of drives, at least 1.
 	Disks int
 	// RAID is the array's configuration (defaults filled), or nil.
@@ -170,10 +176,19 @@ func (x *Experiment) Plan() (*Plan, error) {
 // devices will compute it: the drive model's, or the array mapping's
 // over drives of that size.
 func stackCapacity(pl *Plan) int64 {
+	c := pl.DriveCapacity()
 	if pl.RAID == nil {
-		return pl.Drive.Capacity()
+		return c
 	}
-	return pl.mapping().Capacity(pl.Drive.Capacity())
+	return pl.mapping().Capacity(c)
+}
+
+// DriveCapacity is one drive's capacity in bytes, disk or SSD.
+func (pl *Plan) DriveCapacity() int64 {
+	if pl.SSD != nil {
+		return pl.SSD.Capacity()
+	}
+	return pl.Drive.Capacity()
 }
 
 // mapping is the planned array's address mapping.

@@ -6,17 +6,31 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
 
 // planStack plans the drive, the array, the failures, the cache and the
 // host into pl, and reports whether the drive model is usable.
 func planStack(p *problems, st *Stack, pl *Plan) bool {
-	model, ok := planDrive(p, &st.Drive)
 	pl.SectorSize = 512
-	if ok {
-		pl.Drive, pl.SectorSize = model, model.SectorSize()
+	var ok bool
+	if isSSD(&st.Drive) {
+		var m *ssd.Model
+		if m, pl.Precondition, ok = planSSD(p, &st.Drive); ok {
+			pl.SSD, pl.SectorSize = m, m.SectorSize()
+		}
+	} else {
+		var model *disk.Model
+		if model, ok = planDrive(p, &st.Drive); ok {
+			pl.Drive, pl.SectorSize = model, model.SectorSize()
+		}
+		if st.Drive.Precondition != "" && st.Drive.Precondition != "none" {
+			p.add("stack.drive.precondition", "%q: only SSDs are preconditioned", st.Drive.Precondition)
+			ok = false
+		}
 	}
 	ss := int64(pl.SectorSize)
 	n := st.Disks

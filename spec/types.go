@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/ssd"
 
 	"github.com/raidsim/raidsim/trace"
 )
@@ -66,7 +67,7 @@ type Stack struct {
 // (Spec) on their own or overriding a preset's, then overrides of
 // individual drive parameters.
 type Drive struct {
-	// Preset is a built-in drive (`raidsim drives`); default
+	// Preset is a built-in drive or SSD (`raidsim drives`); default
 	// "travelstar-7k500" unless Spec gives a full drive.
 	Preset string `yaml:"preset,omitempty" json:"preset,omitempty" default:"travelstar-7k500"`
 	// Spec gives data-sheet figures: with a preset, the non-zero ones
@@ -97,11 +98,20 @@ type Drive struct {
 	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty" default:"(the model's)"`
 	// Segments is the number of read segments of the buffer, 1..64.
 	Segments int `yaml:"segments,omitempty" json:"segments,omitempty" default:"(the model's)"`
+	// Precondition prepares an SSD before the run, as users of real SSDs
+	// do before measuring: none (fresh out of box), fill (every page
+	// written once) or steady (then random-overwritten until write
+	// amplification settles). Only SSDs take it.
+	Precondition string `yaml:"precondition,omitempty" json:"precondition,omitempty" default:"none"`
 	// Model, when set, is the whole drive model (for Go users with a
 	// model of their own, such as one loaded by disk/disksim): Preset and
 	// Spec must then be empty; the overrides above still apply. Files and
 	// flags cannot set it.
 	Model *disk.Params `yaml:"-" json:"-"`
+	// SSDModel, when set, is a whole SSD model (for Go users): Preset and
+	// Model must then be empty; write_cache, queue_depth and precondition
+	// still apply. Files and flags cannot set it.
+	SSDModel *ssd.Params `yaml:"-" json:"-"`
 }
 
 // DriveSpec is disk.Spec with rates in MB/s (10^6 bytes per

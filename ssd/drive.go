@@ -65,6 +65,7 @@ type Drive struct {
 	bufUsed      int64 // bytes of the write buffer in use
 	slcUsed      int64 // units held in SLC mode
 	outstanding  int
+	busySince    sim.Time
 	idleSince    sim.Time
 	base         ftlStats // FTL counters when the run began (after preconditioning)
 	st           Stats
@@ -107,6 +108,7 @@ type slot struct {
 	ackAt      sim.Time // earliest completion
 	flushSeq   []uint64 // per die: units a flush waits for
 	bufWaiting bool
+	buffered   bool // a write acknowledged from the buffer
 }
 
 type doneHandler struct{ d *Drive }
@@ -210,6 +212,9 @@ func (d *Drive) Submit(r *sim.Request) error {
 	now := d.eng.Now()
 	r.Issued, r.Completed, r.Err = now, 0, nil
 	d.obs.OnSubmitted(d.name, r, now)
+	if d.outstanding == 0 {
+		d.busySince = now
+	}
 	d.outstanding++
 	if len(d.freeSlots) > 0 && d.hostQ.n == 0 {
 		d.admit(r, now)
@@ -224,7 +229,7 @@ func (d *Drive) admit(r *sim.Request, now sim.Time) {
 	n := len(d.freeSlots)
 	s := &d.slots[d.freeSlots[n-1]]
 	d.freeSlots = d.freeSlots[:n-1]
-	s.r, s.remaining, s.ackAt = r, 0, now
+	s.r, s.remaining, s.ackAt, s.buffered = r, 0, now, false
 	switch r.Op {
 	case sim.Read:
 		d.startRead(s, now)
@@ -353,6 +358,7 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 			d.program(dd, now)
 		}
 	}
+	s.buffered = !sync
 	if !sync {
 		d.eng.Schedule(l, &d.hDone, s)
 	}
@@ -527,7 +533,7 @@ func (d *Drive) checkFlushes(now sim.Time) {
 func (d *Drive) finish(s *slot, now sim.Time) {
 	r := s.r
 	s.r = nil
-	d.count(r)
+	d.count(s, r)
 	d.freeSlots = append(d.freeSlots, s.idx)
 	d.outstanding--
 	if d.hostQ.n > 0 {
@@ -535,6 +541,7 @@ func (d *Drive) finish(s *slot, now sim.Time) {
 	}
 	if d.outstanding == 0 {
 		d.idleSince = now
+		d.st.BusyTime += now.Sub(d.busySince)
 		d.eng.Schedule(now.Add(d.idleDelay), &d.hIdle, nil)
 	}
 	r.Completed = now
@@ -545,8 +552,8 @@ func (d *Drive) finish(s *slot, now sim.Time) {
 	r.Done(r)
 }
 
-// count adds r to the counters and moves its bytes.
-func (d *Drive) count(r *sim.Request) {
+// count adds s's request r to the counters and moves its bytes.
+func (d *Drive) count(s *slot, r *sim.Request) {
 	switch r.Op {
 	case sim.Read:
 		d.st.Reads++
@@ -555,6 +562,9 @@ func (d *Drive) count(r *sim.Request) {
 			d.data.read(r.Data, r.Offset)
 		}
 	case sim.Write:
+		if s.buffered {
+			d.st.BufferedWrites++
+		}
 		d.st.Writes++
 		d.st.WriteBytes += r.Length
 		if r.Data != nil {

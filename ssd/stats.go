@@ -24,6 +24,9 @@ type Stats struct {
 	UnmappedReads int64
 	// BufferStalls counts writes that waited for room in the buffer.
 	BufferStalls int64
+	// BufferedWrites counts writes acknowledged from the write buffer
+	// (before their program).
+	BufferedWrites int64
 
 	// Programs counts (multi-plane) page programs of host data;
 	// ProgramUnits the units they wrote.
@@ -48,11 +51,17 @@ type Stats struct {
 	// SLCMigratedUnits those moved from it to native cells when idle.
 	SLCUnits, SLCMigratedUnits int64
 	// WriteAmplification is flash writes (ProgramUnits + GCPageMoves +
-	// SLCMigratedUnits) over HostUnits; 0 before any write.
+	// SLCMigratedUnits) over the host data programmed (ProgramUnits), so
+	// data still in the write buffer does not count; 0 before any
+	// program.
 	WriteAmplification float64
 
 	// Elapsed is the virtual time since the drive was created.
 	Elapsed time.Duration
+	// BusyTime is the time at least one request was outstanding;
+	// Utilization is BusyTime / Elapsed.
+	BusyTime    time.Duration
+	Utilization float64
 
 	created sim.Time
 }
@@ -66,9 +75,15 @@ func (d *Drive) Stats() Stats {
 	s.Erases = int64(fs.erases - d.base.erases)
 	s.MaxEraseCount = int64(fs.maxErase)
 	s.FreeBlocksMin = int64(fs.freeMin)
-	if s.HostUnits > 0 {
-		s.WriteAmplification = float64(s.ProgramUnits+s.GCPageMoves+s.SLCMigratedUnits) / float64(s.HostUnits)
+	if s.ProgramUnits > 0 {
+		s.WriteAmplification = float64(s.ProgramUnits+s.GCPageMoves+s.SLCMigratedUnits) / float64(s.ProgramUnits)
 	}
 	s.Elapsed = d.eng.Now().Sub(s.created)
+	if d.outstanding > 0 {
+		s.BusyTime += d.eng.Now().Sub(d.busySince)
+	}
+	if s.Elapsed > 0 {
+		s.Utilization = float64(s.BusyTime) / float64(s.Elapsed)
+	}
 	return s
 }

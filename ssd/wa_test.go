@@ -8,28 +8,9 @@ import (
 	"github.com/raidsim/raidsim/sim"
 )
 
-// waModel is the analytic write amplification of uniform random writes
-// under greedy (and FIFO) garbage collection with many pages per block:
-// the valid fraction u of a cleaned block solves u = exp(-alpha (1-u)),
-// and WA = 1 / (1-u); in closed form WA = alpha / (alpha + W(-alpha
-// e^-alpha)) with W the Lambert function. alpha is physical over user
-// space (1 + over-provisioning). This is Desnoyers' model (SYSTOR 2012,
-// "Analytic modeling of SSD write performance", the LRU/FIFO cleaner,
-// which greedy approaches as blocks grow) and Xiang & Kurkoski's greedy
-// expression (arXiv:1110.4245, 2012: 2.36 at over-provisioning 0.3
-// against 2.35 simulated).
-func waModel(alpha float64) float64 {
-	lo, hi := 0.0, 1.0-1e-12 // the root below u = 1
-	for range 200 {
-		u := (lo + hi) / 2
-		if u-math.Exp(-alpha*(1-u)) < 0 {
-			lo = u
-		} else {
-			hi = u
-		}
-	}
-	return 1 / (1 - lo)
-}
+// waModel is GreedyWriteAmplification: the analytic model the tests
+// compare with (Desnoyers, SYSTOR 2012; Xiang & Kurkoski 2012).
+func waModel(alpha float64) float64 { return GreedyWriteAmplification(alpha) }
 
 func TestWAModelKnownValue(t *testing.T) {
 	// Xiang & Kurkoski's figure: over-provisioning 0.3 gives 2.36.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func TestDemoGolden(t *testing.T) {
 func TestDrivesListsEveryPreset(t *testing.T) {
 	code, out, errOut := runCLI(t, "drives")
 	require.Equal(t, 0, code, errOut)
-	for _, name := range disk.PresetNames() {
+	for _, name := range append(disk.PresetNames(), ssd.PresetNames()...) {
 		assert.Contains(t, out, name)
 	}
 
@@ -42,8 +43,14 @@ func TestDrivesListsEveryPreset(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var figs []driveFigures
 	require.NoError(t, json.Unmarshal([]byte(out), &figs))
-	require.Len(t, figs, len(disk.PresetNames()))
+	require.Len(t, figs, len(disk.PresetNames())+len(ssd.PresetNames()))
 	for _, f := range figs {
+		if f.SSD != nil {
+			assert.Positive(t, f.SSD.RandomRead4KIOPS, f.Name)
+			assert.Greater(t, f.SSD.SteadyWA, 1.0, "%s: GC copies data", f.Name)
+			assert.LessOrEqual(t, f.SSD.SeqReadMBps, f.InterfaceMBps, "%s: the link bounds reads", f.Name)
+			continue
+		}
 		assert.Positive(t, f.CapacityBytes, f.Name)
 		assert.InDelta(t, 30000.0/float64(f.RPM), f.MeanRotationalLatencyMS, 0.01, "%s: half a revolution", f.Name)
 		assert.Greater(t, f.OuterMediaMBps, f.InnerMediaMBps, "%s: outer zones are faster", f.Name)

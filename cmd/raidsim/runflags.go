@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
@@ -149,7 +150,9 @@ var runFlags = []*runFlag{
 		usage: "send a flush after every N writes (0: never)"},
 
 	{name: "drive", group: groupDrive, metavar: "PRESET", path: "stack.drive.preset", example: "deskstar-7k500",
-		usage: "drive preset: " + strings.Join(disk.PresetNames(), ", ")},
+		usage: "drive preset: " + strings.Join(disk.PresetNames(), ", ") + "; SSDs: " + strings.Join(ssd.PresetNames(), ", ")},
+	{name: "precondition", group: groupDrive, metavar: "STATE", path: "stack.drive.precondition", example: "steady",
+		usage: "SSDs: the state each drive is put in before the run: none (fresh out of box), fill (written once) or steady (random-overwritten until write amplification settles)"},
 	{name: "write-cache", group: groupDrive, metavar: "on|off", path: "stack.drive.write_cache", example: "off",
 		usage: "the drive's write cache (on as drives ship)"},
 	{name: "spindle-sync", group: groupDrive, path: "stack.drive.spindle_sync", example: "true",

@@ -137,6 +137,8 @@ func baseFor(t *testing.T, f *runFlag) spec.Experiment {
 		require.NoError(t, spec.Set(&x, "stack.cache.size", "64MiB"))
 	case f.needs == hostSec:
 		require.NoError(t, spec.Set(&x, "stack.host.preset", "nas-1gb"))
+	case f.name == "precondition": // an SSD setting
+		require.NoError(t, spec.Set(&x, "stack.drive.preset", "intel-x25m-g2"))
 	case f.needs == traceSec || spec.Under(f.path, "phases[0].trace"):
 		x = traceBase()
 		require.NoError(t, spec.Set(&x, "phases[0].trace.path", "t.csv"))
