@@ -9,8 +9,8 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
-	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/simtest"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/raidsim/raidsim/disk"
-	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
 
