@@ -434,12 +434,3 @@ func (f *ftl) costBenefit(d int) int32 {
 
 // freeBlocks returns die d's free block count.
 func (f *ftl) freeBlocks(d int) int { return len(f.dies[d].free) }
-
-// writeAmplification returns (host + GC units) / host units, or 0 before
-// any host write.
-func (s *ftlStats) writeAmplification() float64 {
-	if s.hostUnits == 0 {
-		return 0
-	}
-	return float64(s.hostUnits+s.gcMoves) / float64(s.hostUnits)
-}

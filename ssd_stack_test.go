@@ -1,0 +1,129 @@
+package raidsim_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
+)
+
+// smallSSD is the X25-M's make-up at 4 GB, so steady-state
+// preconditioning takes a fraction of a second.
+func smallSSD(plp bool) *ssd.Params {
+	p := ssd.IntelX25MG2()
+	p.Capacity = 4e9
+	p.PowerLossProtection = plp
+	return &p
+}
+
+// TestSSDSingleReport: one SSD reports its flash figures at the top level
+// and in its disks[] entry, in JSON and text.
+func TestSSDSingleReport(t *testing.T) {
+	x := experiment("intel-x25m-g2", spec.Job{RW: "randwrite", BS: 4096, IODepth: 32, IOs: 5000, Size: 8 << 30})
+	x.Stack.Drive.Precondition = "fill"
+	rep := runOne(t, x)
+	require.NotNil(t, rep.SSD)
+	require.Len(t, rep.Disks, 1)
+	assert.Same(t, rep.SSD, rep.Disks[0].SSD)
+	assert.Equal(t, "fill", rep.SSD.Precondition)
+	assert.GreaterOrEqual(t, rep.SSD.WriteAmplification, 1.0)
+	assert.InDelta(t, 8600, rep.Total.Write.IOPS, 0.15*8600, "the data sheet's random write rate")
+	var js, txt bytes.Buffer
+	require.NoError(t, rep.WriteJSON(&js))
+	for _, k := range []string{`"ssd": {`, `"write_amplification"`, `"gc_page_moves"`, `"erases"`, `"max_erase_count"`, `"free_blocks_min"`} {
+		assert.Contains(t, js.String(), k)
+	}
+	assert.NotContains(t, js.String(), "slc_cache_hits", "the X25-M has no pseudo-SLC cache")
+	require.NoError(t, rep.WriteText(&txt))
+	assert.Contains(t, txt.String(), "SSDs")
+	assert.Contains(t, txt.String(), "write ampl.")
+}
+
+// TestSSDSteadyStateInStack: a steady-state SSD under random writes
+// collects garbage: write amplification well above 1, erases, and writes
+// slower than on the fresh drive.
+func TestSSDSteadyStateInStack(t *testing.T) {
+	var iops [2]float64
+	for i, pc := range []string{"none", "steady"} {
+		x := experiment("", spec.Job{RW: "randwrite", BS: 4096, IODepth: 32, IOs: 20000})
+		x.Stack.Drive = spec.Drive{SSDModel: smallSSD(false), Precondition: pc}
+		rep := runOne(t, x)
+		iops[i] = rep.Total.Write.IOPS
+		if pc == "steady" {
+			assert.Greater(t, rep.SSD.WriteAmplification, 2.0)
+			assert.Positive(t, rep.SSD.Erases)
+			assert.Positive(t, rep.SSD.GCPageMoves)
+		}
+	}
+	assert.Less(t, iops[1], 0.8*iops[0], "steady-state random writes fall below the fresh figure")
+}
+
+// TestSSDArraysAndCache: RAID 0 and RAID 5 of SSDs, with and without a
+// volume cache, serve a mixed load with trims; each member reports its
+// flash figures.
+func TestSSDArraysAndCache(t *testing.T) {
+	for _, level := range []string{"0", "5"} {
+		for _, cached := range []bool{false, true} {
+			x := experiment("", spec.Job{RW: "randrw", BS: 16 << 10, IODepth: 16, IOs: 3000})
+			x.Stack.Drive = spec.Drive{SSDModel: smallSSD(false)}
+			x.Stack.RAID = &spec.RAID{Level: level, StripeUnit: 128 << 10}
+			if cached {
+				x.Stack.Cache = &spec.Cache{Size: 64 << 20}
+			}
+			x.Phases = append(x.Phases, spec.Phase{Job: spec.Job{RW: "randtrim", BS: 1 << 20, IODepth: 4, IOs: 50}})
+			rep := runOne(t, x)
+			assert.Zero(t, rep.Total.FailedRequests)
+			require.NotNil(t, rep.Phases[1].Trim, "the trim phase reports its trims")
+			assert.Equal(t, int64(50), rep.Phases[1].Trim.IOs)
+			require.NotEmpty(t, rep.Disks)
+			for _, d := range rep.Disks {
+				require.NotNil(t, d.SSD, d.Name)
+				assert.Positive(t, d.IOs, d.Name)
+			}
+			assert.Nil(t, rep.SSD, "no top-level ssd object for an array")
+		}
+	}
+}
+
+// TestSSDPowerLoss: the power-loss view counts an SSD's volatile write
+// buffer mid-run, and nothing with power-loss protection.
+func TestSSDPowerLoss(t *testing.T) {
+	for _, plp := range []bool{false, true} {
+		x := experiment("", spec.Job{RW: "randwrite", BS: 4096, IODepth: 32, IOs: 20000})
+		x.Stack.Drive = spec.Drive{SSDModel: smallSSD(plp)}
+		x.PowerLossAt = new(spec.Duration(100 * time.Millisecond))
+		pl := runOne(t, x).PowerLoss
+		require.NotNil(t, pl)
+		require.Len(t, pl.DriveCacheBytes, 1)
+		if plp {
+			assert.Zero(t, pl.LostBytes, "capacitors program the buffer")
+		} else {
+			assert.Positive(t, pl.DriveCacheBytes[0], "random writes keep the buffer full")
+			assert.LessOrEqual(t, pl.DriveCacheBytes[0], smallSSD(false).WriteBuffer)
+		}
+	}
+}
+
+// TestSSDSpecErrors: disk keys on an SSD and preconditioning a disk are
+// errors naming the key.
+func TestSSDSpecErrors(t *testing.T) {
+	x := experiment("intel-x25m-g2", spec.Job{RW: "randread", IOs: 10})
+	x.Stack.Drive.Scheduler = "fcfs"
+	x.Stack.Drive.Precondition = "sideways"
+	_, err := raidsim.Run(x)
+	require.Error(t, err)
+	for _, want := range []string{"stack.drive.scheduler", "stack.drive.precondition"} {
+		assert.True(t, strings.Contains(err.Error(), want), "%v lacks %s", err, want)
+	}
+	x = experiment("deskstar-7k500", spec.Job{RW: "randread", IOs: 10})
+	x.Stack.Drive.Precondition = "steady"
+	_, err = raidsim.Run(x)
+	require.ErrorContains(t, err, "only SSDs are preconditioned")
+}
