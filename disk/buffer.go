@@ -9,13 +9,15 @@ type segment struct {
 	used       uint64 // LRU stamp
 }
 
-// readCache is the segmented read buffer.
+// readCache is the segmented read buffer. Every change to what its
+// segments hold goes through its methods, which count it in ver.
 type readCache struct {
 	segs   []segment
 	nread  int   // segs[:nread] take reads; segs[nread], if any, the latest write
 	size   int64 // sectors per segment
 	clock  uint64
-	filled bool // some segment holds data
+	filled bool   // some segment holds data
+	ver    uint64 // changes to the segments' ranges so far
 }
 
 // find returns the index of a segment holding [lba, lba+n), or -1. The
@@ -25,18 +27,37 @@ func (rc *readCache) find(lba, n int64, active int, front int64) int {
 	if !rc.filled {
 		return -1
 	}
+	i := rc.holding(lba, n)
+	if active >= 0 && (i < 0 || active < i) && rc.frontHolds(active, lba, n, front) {
+		return active
+	}
+	return i
+}
+
+// holding returns the first segment whose recorded range holds [lba,
+// lba+n), or -1.
+func (rc *readCache) holding(lba, n int64) int {
 	end := lba + n
 	for i := range rc.segs {
 		s := &rc.segs[i]
-		e := s.end
-		if i == active && front > e {
-			e = front
-		}
-		if s.start <= lba && end <= e && s.start < e {
+		if s.start <= lba && end <= s.end && s.start < s.end {
 			return i
 		}
 	}
 	return -1
+}
+
+// frontHolds reports whether segment i, read up to front, holds [lba,
+// lba+n).
+func (rc *readCache) frontHolds(i int, lba, n, front int64) bool {
+	s := &rc.segs[i]
+	return s.start <= lba && lba+n <= front && s.start < front
+}
+
+// setStart moves the start of segment i.
+func (rc *readCache) setStart(i int, start int64) {
+	rc.segs[i].start = start
+	rc.ver++
 }
 
 // slot returns the segment a read of [lba, ...) should fill: one that
@@ -70,6 +91,7 @@ func (rc *readCache) extend(i int, end int64) {
 		s.start = s.end - rc.size
 	}
 	rc.filled = true
+	rc.ver++
 }
 
 // wrote records [lba, lba+n) as the latest write's data, if a segment
@@ -81,6 +103,7 @@ func (rc *readCache) wrote(lba, n int64) {
 	s := &rc.segs[rc.nread]
 	s.start, s.end = max(lba, lba+n-rc.size), lba+n
 	rc.filled = true
+	rc.ver++
 }
 
 // invalidate empties every segment overlapping [lba, lba+n) and reports
@@ -94,6 +117,7 @@ func (rc *readCache) invalidate(lba, n int64, active int) (hitActive bool) {
 		s := &rc.segs[i]
 		if s.start < end && lba < s.end {
 			s.start, s.end = 0, 0
+			rc.ver++
 			if i == active {
 				hitActive = true
 			}
@@ -110,15 +134,54 @@ type extent struct {
 }
 
 // dirtySet is the write cache's dirty data: at most cap extents in a
-// fixed slice (two spare slots absorb a split), unordered.
+// fixed slice (two spare slots absorb a split), unordered (the destage
+// scheduler scans them in that order), and the same ranges sorted by
+// LBA in byLBA, so that covers is a binary search. The extents never
+// overlap.
 type dirtySet struct {
 	ext     []extent
+	byLBA   []span
 	cap     int
 	sectors int64
 }
 
+// span is a range of sectors [start, end).
+type span struct{ start, end int64 }
+
 func newDirtySet(entries int) dirtySet {
-	return dirtySet{ext: make([]extent, 0, entries+2), cap: entries}
+	return dirtySet{ext: make([]extent, 0, entries+2), byLBA: make([]span, 0, entries+2), cap: entries}
+}
+
+// after returns the number of ranges of byLBA starting at or before
+// lba.
+func (s *dirtySet) after(lba int64) int {
+	lo, hi := 0, len(s.byLBA)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.byLBA[m].start <= lba {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// span returns the range of byLBA that starts at lba (an extent's).
+func (s *dirtySet) span(lba int64) *span { return &s.byLBA[s.after(lba)-1] }
+
+// addSpan puts [start, end) in byLBA.
+func (s *dirtySet) addSpan(start, end int64) {
+	i := s.after(start)
+	s.byLBA = append(s.byLBA, span{})
+	copy(s.byLBA[i+1:], s.byLBA[i:])
+	s.byLBA[i] = span{start, end}
+}
+
+// dropSpan takes the range starting at lba out of byLBA.
+func (s *dirtySet) dropSpan(lba int64) {
+	i := s.after(lba) - 1
+	s.byLBA = append(s.byLBA[:i], s.byLBA[i+1:]...)
 }
 
 func (g *geometry) place(e *extent) {
@@ -127,16 +190,11 @@ func (g *geometry) place(e *extent) {
 	e.angle = g.zones[p.zone].angle(p.cyl, p.head, p.sector, g.heads)
 }
 
-// covers reports whether one extent holds all of [lba, lba+n).
+// covers reports whether one extent holds all of [lba, lba+n): the
+// last one starting at or before lba, since they do not overlap.
 func (s *dirtySet) covers(lba, n int64) bool {
-	end := lba + n
-	for i := range s.ext {
-		e := &s.ext[i]
-		if e.lba <= lba && end <= e.lba+e.n {
-			return true
-		}
-	}
-	return false
+	i := s.after(lba)
+	return i > 0 && lba+n <= s.byLBA[i-1].end
 }
 
 // remove drops the dirty data in [lba, lba+n): newer data replaces it.
@@ -152,6 +210,7 @@ func (s *dirtySet) remove(g *geometry, lba, n int64) {
 		switch {
 		case e.lba >= lba && eEnd <= end: // covered
 			s.sectors -= e.n
+			s.dropSpan(e.lba)
 			last := len(s.ext) - 1
 			s.ext[i] = s.ext[last]
 			s.ext = s.ext[:last]
@@ -160,13 +219,17 @@ func (s *dirtySet) remove(g *geometry, lba, n int64) {
 			tail := extent{lba: end, n: eEnd - end}
 			g.place(&tail)
 			e.n = lba - e.lba
+			s.span(e.lba).end = lba
 			s.sectors -= n
 			s.ext = append(s.ext, tail)
+			s.addSpan(end, eEnd)
 		case e.lba < lba: // trim its tail
 			s.sectors -= eEnd - lba
 			e.n = lba - e.lba
-		default: // trim its head
+			s.span(e.lba).end = lba
+		default: // trim its head (it keeps its place in byLBA)
 			s.sectors -= end - e.lba
+			s.span(e.lba).start = end
 			e.n = eEnd - end
 			e.lba = end
 			g.place(e)
@@ -185,17 +248,20 @@ func (s *dirtySet) insert(g *geometry, lba, n, maxMerge int64) {
 		e := &s.ext[i]
 		if e.lba+e.n == lba && e.n+n <= maxMerge {
 			e.n += n
+			s.span(e.lba).end = lba + n
 			return
 		}
 	}
 	e := extent{lba: lba, n: n}
 	g.place(&e)
 	s.ext = append(s.ext, e)
+	s.addSpan(lba, lba+n)
 }
 
 // take removes and returns extent i.
 func (s *dirtySet) take(i int) extent {
 	e := s.ext[i]
+	s.dropSpan(e.lba)
 	last := len(s.ext) - 1
 	s.ext[i] = s.ext[last]
 	s.ext = s.ext[:last]

@@ -42,10 +42,10 @@ func (d *Drive) settle(c *cmd, now sim.Time) {
 		i := d.rc.slot(c.lba)
 		s := &d.rc.segs[i]
 		if s.end != c.lba || s.end == s.start {
-			s.start = c.lba
+			d.rc.setStart(i, c.lba)
 		}
 		if c.free > 0 && s.start == c.lba {
-			s.start = c.lba - min(c.free, d.rc.size-min(c.n, d.rc.size))
+			d.rc.setStart(i, c.lba-min(c.free, d.rc.size-min(c.n, d.rc.size)))
 		}
 		d.rc.extend(i, c.lba+c.n)
 		d.rc.touch(i)

@@ -10,7 +10,9 @@ type cmd struct {
 	cyl, head, angle int64
 	write, fua       bool
 	flush            bool
-	hit              bool // a buffer hit when enqueued (a hint for ranking)
+	hit              bool   // a buffer hit when enqueued (a hint for ranking)
+	inSeg            bool   // Drive.inSegment of the command, remembered (queuedHit)
+	segVer           uint64 // readCache.ver+1 when inSeg was found; 0: not yet
 	kind             cmdKind
 	doneKnown        bool
 	seekDist         int64
@@ -81,7 +83,7 @@ func (d *Drive) noArm(c *cmd, now sim.Time, exact bool) bool {
 		return d.cacheable(c) && d.fits(c.n)
 	}
 	if exact {
-		return d.bufferHit(c.lba, c.n, now)
+		return d.queuedHit(c, now)
 	}
 	if c.hit {
 		return true

@@ -25,16 +25,41 @@ type prefetch struct {
 // read segment (including what read-ahead has read so far), in dirty
 // data, or in the extent being destaged.
 func (d *Drive) bufferHit(lba, n int64, now sim.Time) bool {
-	if !d.p.NoBufferCache && d.rc.find(lba, n, d.ra.seg, d.frontAt(now)) >= 0 {
+	return d.held(lba, n) || d.arriving(lba, n, now)
+}
+
+// held reports whether [lba, lba+n) is wholly in a read segment's
+// recorded range or in one dirty extent.
+func (d *Drive) held(lba, n int64) bool {
+	return d.inSegment(lba, n) || (len(d.dirty.ext) > 0 && d.dirty.covers(lba, n))
+}
+
+// inSegment reports whether [lba, lba+n) is wholly in a segment's
+// recorded range (never with Params.NoBufferCache).
+func (d *Drive) inSegment(lba, n int64) bool {
+	return !d.p.NoBufferCache && d.rc.filled && d.rc.holding(lba, n) >= 0
+}
+
+// arriving reports whether [lba, lba+n) is in the buffer by what
+// changes without them: read-ahead's progress in the segment it fills,
+// and the extent being destaged.
+func (d *Drive) arriving(lba, n int64, now sim.Time) bool {
+	if d.ra.seg >= 0 && !d.p.NoBufferCache && d.rc.filled && d.rc.frontHolds(d.ra.seg, lba, n, d.frontAt(now)) {
 		return true
 	}
-	if len(d.dirty.ext) > 0 && d.dirty.covers(lba, n) {
-		return true
+	return d.destageActive && d.destaging.lba <= lba && lba+n <= d.destaging.lba+d.destaging.n
+}
+
+// queuedHit is bufferHit for a queued command, whose answer for the
+// segments (inSegment) is remembered while they do not change (rc.ver;
+// plus one, so that zero means not yet): the scheduler asks it of every
+// queued read each time it picks while the arm is busy. The dirty set
+// (a binary search), read-ahead and the destage are asked each time.
+func (d *Drive) queuedHit(c *cmd, now sim.Time) bool {
+	if v := d.rc.ver + 1; c.segVer != v {
+		c.segVer, c.inSeg = v, d.inSegment(c.lba, c.n)
 	}
-	if d.destageActive && d.destaging.lba <= lba && lba+n <= d.destaging.lba+d.destaging.n {
-		return true
-	}
-	return false
+	return c.inSeg || (len(d.dirty.ext) > 0 && d.dirty.covers(c.lba, c.n)) || d.arriving(c.lba, c.n, now)
 }
 
 // frontAt returns the LBA up to which read-ahead has read at now.
