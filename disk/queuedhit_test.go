@@ -17,13 +17,15 @@ func TestQueuedHitIsBufferHit(t *testing.T) {
 		span  int64 // bytes addressed
 		write int   // percent writes
 		seq   int   // percent of requests that continue the last one
+		edit  func(*Params)
 	}{
-		{"random/small-span", 4 << 20, 40, 0},
-		{"mixed/sequential", 64 << 20, 30, 60},
-		{"reads/sequential", 32 << 20, 0, 80},
+		{"random/small-span", 4 << 20, 40, 0, nil},
+		{"mixed/sequential", 64 << 20, 30, 60, nil},
+		{"reads/sequential", 32 << 20, 0, 80, nil},
+		{"mixed/no-buffer-cache", 16 << 20, 30, 60, func(p *Params) { p.NoBufferCache = true }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, eng := presetDrive(t, "deskstar-7k500", nil)
+			d, eng := presetDrive(t, "deskstar-7k500", tc.edit)
 			rng := eng.Rand("mix")
 			var next int64
 			var hits, misses, reused int
