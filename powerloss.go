@@ -38,6 +38,9 @@ type PowerLossReport struct {
 	// LostBytes is PageCacheBytes plus VolumeCacheBytes plus every
 	// drive's DriveCacheBytes.
 	LostBytes int64 `json:"lost_bytes"`
+	// LostRanges names, per layer that loses data, the first ranges lost
+	// and how many there are.
+	LostRanges []LostRanges `json:"lost_ranges,omitempty"`
 }
 
 // powerLoss takes the snapshot when the engine reaches its instant.
@@ -73,6 +76,7 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 	if p.s.Array != nil {
 		r.RAIDUpdatesInFlight = p.s.Array.UpdatesInFlight()
 	}
+	r.LostRanges = lostRanges(p.s)
 	p.rep = r
 }
 

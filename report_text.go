@@ -38,7 +38,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw.table(r.hostTable())
 	tw.table(r.drivesTable())
 	tw.table(r.ssdTable())
-	tw.table(r.powerLossTable())
+	for _, t := range r.powerLossTables() {
+		tw.table(t)
+	}
 	return tw.err
 }
 
@@ -198,26 +200,6 @@ func (r *Report) cacheTable() *metrics.Table {
 	return t
 }
 
-// driveLossRow is drive i's row of the power-loss table: its name, the
-// bytes lost, and why.
-func (r *Report) driveLossRow(i int, b int64) (string, string, string) {
-	name, wc := fmt.Sprintf("disk%d", i), true
-	var s *SSDReport
-	if i < len(r.Disks) {
-		name, wc, s = r.Disks[i].Name, r.Disks[i].WriteCache, r.Disks[i].SSD
-	}
-	note := "write cache off: nothing acknowledged early"
-	switch {
-	case s != nil && wc && s.PowerLossProtection:
-		note = "SSD write buffer with power-loss protection: capacitors program it"
-	case s != nil && wc:
-		note = "SSD write buffer: acknowledged, not yet programmed to flash"
-	case wc:
-		note = "drive write cache: acknowledged, not on the platters"
-	}
-	return name, trace.FormatSize(b), note
-}
-
 // drivesTable is one row per drive.
 func (r *Report) drivesTable() *metrics.Table {
 	t := &metrics.Table{
@@ -230,37 +212,5 @@ func (r *Report) drivesTable() *metrics.Table {
 			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanTaggedQueue, 2), metrics.FormatFixed(d.MeanHostQueue, 2),
 			trace.FormatSize(d.DirtyBytesAtEnd))
 	}
-	return t
-}
-
-// powerLossTable is what a power failure would have lost, layer by
-// layer.
-func (r *Report) powerLossTable() *metrics.Table {
-	pl := r.PowerLoss
-	if pl == nil {
-		return nil
-	}
-	t := &metrics.Table{
-		Title:  fmt.Sprintf("\nPower loss at %s s: acknowledged data only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
-		Header: []string{"layer", "lost", "note"},
-	}
-	if r.Host != nil && r.Host.PageCacheBytes > 0 {
-		t.AddRow("page cache", trace.FormatSize(pl.PageCacheBytes), "written by programs, not yet written back")
-	}
-	if c := r.Cache; c != nil {
-		note := "acknowledged to the host, not yet destaged"
-		if c.NonVolatile {
-			note = fmt.Sprintf("non-volatile: keeps its %s of dirty data", trace.FormatSize(pl.VolumeCacheKept))
-		}
-		t.AddRow("volume cache", trace.FormatSize(pl.VolumeCacheBytes), note)
-	}
-	for i, b := range pl.DriveCacheBytes {
-		t.AddRow(r.driveLossRow(i, b))
-	}
-	if r.RAID != nil {
-		t.AddRow("array", fmt.Sprintf("%d updates", pl.RAIDUpdatesInFlight),
-			"stripes (or mirrored writes) mid-update: parity or copies may disagree with the data (write hole)")
-	}
-	t.AddRow("total", trace.FormatSize(pl.LostBytes), "")
 	return t
 }

@@ -40,3 +40,24 @@ func (c *Cache) observeChild(ch *child) {
 	}
 	c.obs.OnChild(c.name, parent, &ch.Request, -1, now)
 }
+
+// DirtyExtents returns the acknowledged data that exists only in the
+// cache's memory now (dirty, or being destaged), as Crash would report
+// it but without dropping anything: the first limit extents in offset
+// order, merged where they touch, and how many there are in all. A
+// non-volatile cache reports its dirty data too; it would keep it.
+func (c *Cache) DirtyExtents(limit int) (first []Extent, count int) {
+	var all []Extent
+	c.dirty.ascend(func(e *extent) bool {
+		all = append(all, Extent{e.off, e.end - e.off})
+		return true
+	})
+	c.busy.ascend(func(e *extent) bool {
+		if e.destage && !e.orphan {
+			all = append(all, Extent{e.off, e.end - e.off})
+		}
+		return true
+	})
+	all = mergeExtents(all)
+	return all[:min(limit, len(all))], len(all)
+}

@@ -1,6 +1,8 @@
 package disk
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/raidsim/raidsim/sim"
@@ -33,4 +35,38 @@ func (d *Drive) noteWriteCache(now sim.Time) {
 		n += d.destaging.n
 	}
 	d.obs.Level(d.name, WriteCacheLevel, n*d.ss, now)
+}
+
+// DirtyExtent is a range of a drive's write cache not yet on the
+// platters, in bytes from the start of the drive.
+type DirtyExtent struct {
+	Offset, Length int64
+}
+
+// DirtyExtents returns the data the write cache has acknowledged and not
+// yet written to the platters (being written included): the first limit
+// ranges in offset order, touching ones merged, and how many there are.
+func (d *Drive) DirtyExtents(limit int) (first []DirtyExtent, count int) {
+	var all []DirtyExtent
+	add := func(e extent) {
+		if e.n > 0 {
+			all = append(all, DirtyExtent{e.lba * d.ss, e.n * d.ss})
+		}
+	}
+	for _, e := range d.dirty.ext {
+		add(e)
+	}
+	if d.destageActive {
+		add(d.destaging)
+	}
+	slices.SortFunc(all, func(a, b DirtyExtent) int { return cmp.Compare(a.Offset, b.Offset) })
+	out := all[:0]
+	for _, e := range all {
+		if k := len(out) - 1; k >= 0 && out[k].Offset+out[k].Length >= e.Offset {
+			out[k].Length = max(out[k].Length, e.Offset+e.Length-out[k].Offset)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out[:min(limit, len(out))], len(out)
 }

@@ -1,0 +1,155 @@
+package raidsim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// The power-loss view for people: what a failure loses (acknowledged
+// data that was only in volatile memory, named by range) kept apart from
+// what it leaves inconsistent (RAID stripes mid-update), each line
+// explained in words.
+
+// LostRange is a byte range of a layer's address space.
+type LostRange struct {
+	// Offset is the first byte, from the start of the layer's device
+	// (the volume for a cache, the drive for a drive).
+	Offset int64 `json:"offset"`
+	// Length is the number of bytes.
+	Length int64 `json:"length"`
+}
+
+// LostRanges names what a power failure loses in one layer.
+type LostRanges struct {
+	// Layer names the layer ("page cache", "volume cache", "disk0").
+	Layer string `json:"layer"`
+	// First are the first lost ranges in address order, touching ranges
+	// merged; Count is how many there are in all.
+	First []LostRange `json:"first"`
+	Count int         `json:"count"`
+}
+
+// lostRangesShown is how many ranges a report names per layer.
+const lostRangesShown = 3
+
+// lostRanges lists, for each layer that would lose data now, its first
+// lost ranges.
+func lostRanges(s *Stack) []LostRanges {
+	var out []LostRanges
+	add := func(layer string, n int, at func(i int) (off, length int64)) {
+		if n == 0 {
+			return
+		}
+		lr := LostRanges{Layer: layer, Count: n}
+		for i := range min(n, lostRangesShown) {
+			off, l := at(i)
+			lr.First = append(lr.First, LostRange{off, l})
+		}
+		out = append(out, lr)
+	}
+	if h := s.Host; h != nil && h.PageCache() != nil {
+		first, n := h.PageCache().DirtyExtents(lostRangesShown)
+		add("page cache", n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
+	}
+	if c := s.Cache; c != nil && !c.Config().NonVolatile {
+		first, n := c.DirtyExtents(lostRangesShown)
+		add("volume cache", n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
+	}
+	for i, d := range s.Drives {
+		first, n := d.DirtyExtents(lostRangesShown)
+		add(fmt.Sprintf("disk%d", i), n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
+	}
+	return out
+}
+
+// powerLossTables are what a power failure would have lost, layer by
+// layer, and what it would have left inconsistent.
+func (r *Report) powerLossTables() []*metrics.Table {
+	pl := r.PowerLoss
+	if pl == nil {
+		return nil
+	}
+	lost := &metrics.Table{
+		Title: fmt.Sprintf("\nPower loss at %s s. Acknowledged data lost: writes the layer above was told were done, "+
+			"held only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
+		Header: []string{"layer", "lost", "ranges lost (bytes from the layer's start)", "why"},
+	}
+	ranges := map[string]LostRanges{}
+	for _, lr := range pl.LostRanges {
+		ranges[lr.Layer] = lr
+	}
+	row := func(layer string, bytes int64, why string) {
+		lost.AddRow(layer, trace.FormatSize(bytes), describeRanges(ranges[layer]), why)
+	}
+	if r.Host != nil && (r.Host.PageCacheBytes > 0 || pl.PageCacheBytes > 0) {
+		row("page cache", pl.PageCacheBytes, "programs wrote it; the OS had not written it back")
+	}
+	if c := r.Cache; c != nil {
+		why := "the volume cache acknowledged it to the host and had not destaged it"
+		if c.NonVolatile {
+			why = fmt.Sprintf("none: the cache is non-volatile and keeps its %s of dirty data, written out on restart",
+				trace.FormatSize(pl.VolumeCacheKept))
+		}
+		row("volume cache", pl.VolumeCacheBytes, why)
+	}
+	for i, b := range pl.DriveCacheBytes {
+		name := fmt.Sprintf("disk%d", i)
+		if i < len(r.Disks) {
+			name = r.Disks[i].Name
+		}
+		row(name, b, r.driveLossWhy(i, b))
+	}
+	lost.AddRow("total", trace.FormatSize(pl.LostBytes), "", "acknowledged bytes that would read back as older data")
+	tables := []*metrics.Table{lost}
+	if r.RAID != nil {
+		tables = append(tables, &metrics.Table{
+			Title:  "\nStripes left inconsistent (the RAID write hole): not lost data, but redundancy that may no longer match",
+			Header: []string{"layer", "updates", "why"},
+			Rows: [][]string{{"array", fmt.Sprint(pl.RAIDUpdatesInFlight),
+				"stripes whose new data and parity (or writes whose mirror copies) were being written: some may have landed, some not"}},
+			Notes: []string{"An inconsistent stripe reads back correctly while every drive works. If a drive then " +
+				"fails, the array rebuilds its chunk from the stale parity and gets wrong data, silently: the write " +
+				"hole. A resync after the crash (md recomputes parity) or a write journal closes it."},
+		})
+	}
+	return tables
+}
+
+// driveLossWhy says why drive i loses b bytes, or why none.
+func (r *Report) driveLossWhy(i int, b int64) string {
+	wc := true
+	var s *SSDReport
+	if i < len(r.Disks) {
+		wc, s = r.Disks[i].WriteCache, r.Disks[i].SSD
+	}
+	switch {
+	case !wc:
+		return "none: write cache off, a write is reported done only once on stable media"
+	case s != nil && s.PowerLossProtection:
+		return "none: the SSD's capacitors program its write buffer to flash"
+	case b == 0:
+		return "none: its write cache had written everything to stable media"
+	case s != nil:
+		return "the SSD reported the write done from its DRAM buffer; not yet programmed to flash"
+	}
+	return "the drive reported the write done from its write cache; not yet on the platters"
+}
+
+// describeRanges writes the first lost ranges and how many there are.
+func describeRanges(lr LostRanges) string {
+	if lr.Count == 0 {
+		return "-"
+	}
+	parts := make([]string, len(lr.First))
+	for i, x := range lr.First {
+		parts[i] = fmt.Sprintf("%s at %d", trace.FormatSize(x.Length), x.Offset)
+	}
+	s := strings.Join(parts, ", ")
+	if lr.Count > len(lr.First) {
+		s += fmt.Sprintf(" and %d more", lr.Count-len(lr.First))
+	}
+	return s
+}
