@@ -119,7 +119,7 @@ func TestRunConfigReportsEveryProblem(t *testing.T) {
 }
 
 func TestRunConfigExamples(t *testing.T) {
-	for _, name := range []string{"single-drive-phases.yaml", "raid5-volume-cache.yaml", "custom-drive.json"} {
+	for _, name := range []string{"single-drive-phases.yaml", "raid5-volume-cache.yaml", "custom-drive.json", "nas-host.yaml"} {
 		code, out, errOut := runCLI(t, "run", "--config", filepath.Join("..", "..", "examples", "configs", name))
 		require.Equal(t, 0, code, "%s: %s", name, errOut)
 		assert.Contains(t, out, "== Total")
