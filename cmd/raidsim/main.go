@@ -12,6 +12,7 @@
 //	raidsim calibrate       fit a drive model's unpublished parameters to a measured trace
 //	raidsim sweep           run a grid of what-ifs in parallel
 //	raidsim bench [flags]   time an experiment (default: the stack benchmark): requests/s, allocs, peak RSS
+//	raidsim iozone [flags]  iozone's write, rewrite, read and reread over file and record sizes, behind a host
 //	raidsim help            show this help
 //
 // Flags are GNU-style (--name value or --name=value) and every command
@@ -45,6 +46,7 @@ Usage:
   raidsim calibrate        fit a preset's or DiskSim model's unpublished parameters to a measured trace: --drive PRESET|--disksim FILE.parv --trace FILE
   raidsim sweep            run a grid of what-ifs in parallel: --config FILE [--workers N] [--shard I/N] [--csv|--json] [--plot FILE.svg]
   raidsim bench [flags]    time an experiment (default: the stack benchmark): requests/s, ns and allocs per request, peak RSS
+  raidsim iozone [flags]   iozone's write, rewrite, read and reread over file and record sizes behind a host: --host nas-1gb --file-sizes 64KiB,1GiB
   raidsim reliability      odds of data loss: MTTDL (Markov and Monte Carlo) and loss per year of RAID 1/5/6/10: --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
   raidsim help             show this help
 
@@ -63,6 +65,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"calibrate":   runCalibrate,
 	"sweep":       runSweep,
 	"bench":       runBench,
+	"iozone":      runIOzone,
 	"reliability": runReliability,
 }
 
