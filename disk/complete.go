@@ -113,13 +113,13 @@ func (d *Drive) emitPhases(c *cmd) {
 	}
 	switch c.kind {
 	case kReadMedia:
-		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)
+		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, max(c.tSeek, c.tOver))
 		o.OnPhase(n, r, sim.PhaseRotate, c.tRot, c.tMedia0)
 		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)
 		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tDone)
 	case kWriteMedia:
 		o.OnPhase(n, r, sim.PhaseBus, c.tBus0, c.tBus0+sim.Time(d.busWrNs(c.n)))
-		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, c.tSeek)
+		o.OnPhase(n, r, sim.PhaseSeek, c.tOver, max(c.tSeek, c.tOver))
 		o.OnPhase(n, r, sim.PhaseRotate, c.tRot, c.tMedia0)
 		o.OnPhase(n, r, sim.PhaseMedia, c.tMedia0, c.tMedia1)
 	case kFlush:

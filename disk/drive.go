@@ -40,7 +40,8 @@ type Drive struct {
 	phase       int64 // platter angle at t = 0 (see spindlePhase)
 	lateUnits   int64 // waits longer than this many angle units count as none (see lateTolerance)
 	ov          CommandOverheads
-	prevWrite   bool // the last command served was a write (or flush)
+	prevWrite   bool     // the last command served was a write (or flush)
+	armFree     sim.Time // when the arm finished its last job (Params.Preseek)
 
 	// Tagged command queue: slots, free tags, arrival order.
 	slots   [MaxQueueDepth]cmd
@@ -175,9 +176,10 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	counters.DrivesBuilt.Add(1)
 	p := m.p
 	d := &Drive{eng: eng, p: p, name: name, obs: obs, cur: -1}
+	d.p.RPM = spindleRPM(eng, name, &p)
 	d.g = newGeometry(&d.p)
 	d.sk = newSeekModel(&d.p, d.g.cylinders)
-	d.rpm = int64(p.RPM)
+	d.rpm = int64(d.p.RPM)
 	d.maxAge = sim.Time(p.MaxQueueAge)
 	d.lateUnits = unitsPerRev - lateTolerance*d.rpm
 	d.phase = spindlePhase(eng, name, p.SpindleSync)

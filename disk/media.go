@@ -30,6 +30,7 @@ func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
 		c.free = min(p.sector, d.g.zones[p.zone].sectorsIn(int64(c.tMedia0-c.tRot)))
 	}
 	d.lastLBA = c.lba + c.n
+	d.armFree = c.tMedia1
 	if d.mediaHook != nil {
 		d.mediaHook(c.lba, c.n, write, c.tMedia0, c.tMedia1)
 	}

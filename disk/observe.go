@@ -17,7 +17,7 @@ func (d *Drive) emitPosition(c *cmd) {
 	}
 	deg := func(t sim.Time) float64 { return float64(d.angle(t)) * 360 / float64(unitsPerRev) }
 	d.obs.Position(d.name, c.r, sim.Position{Cylinder: d.g.locate(c.lba).cyl, Distance: c.seekDist,
-		Seek: time.Duration(c.tSeek - c.tOver), StartAngle: deg(c.tRot), TargetAngle: deg(c.tMedia0)})
+		Seek: time.Duration(max(c.tSeek, c.tOver) - c.tOver), StartAngle: deg(c.tRot), TargetAngle: deg(c.tMedia0)})
 }
 
 // WriteCacheLevel names a drive's write-cache fill (dirty bytes, those

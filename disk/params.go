@@ -339,6 +339,12 @@ type Params struct {
 	// Sparing says how the zones set spare sectors aside (default: at
 	// the end of each zone only).
 	Sparing Sparing
+	// RPMErrorPercent, when positive, varies the spindle speed from drive
+	// to drive: each drive's is drawn once, uniformly within RPM plus or
+	// minus this percent (rounded to a whole rpm), from the engine's
+	// stream "<name>/rpm" (DiskSim's "Percent error in rpms").
+	// Synchronized spindles (SpindleSync) turn at RPM exactly.
+	RPMErrorPercent float64
 	// Surfaces is the number of data surfaces (read/write heads).
 	Surfaces int
 	// Zones lists the recording zones from the outer edge (cylinder 0)
@@ -492,6 +498,12 @@ type Params struct {
 	QueueDepth int
 	// Scheduler chooses among queued commands. Default SATF.
 	Scheduler Scheduler
+	// Preseek lets the arm start towards the next command's data as soon
+	// as its last job (a media transfer, or read-ahead) is over and the
+	// command's overhead is spent, before the previous command has
+	// completed over the bus (DiskSim's "Preseeking level" 2). The data
+	// still pass the head only once the command is in service.
+	Preseek bool
 	// MaxQueueAge guards against starvation under SATF and SSTF: a
 	// command that has waited this long in the tagged queue is served
 	// next, oldest first. Default 500ms (inferred; firmware does not
@@ -602,6 +614,9 @@ func (p *Params) checkMechanics(bad complain) {
 		bad("RPM", "must be positive, got %d", p.RPM)
 	} else if p.RPM > 100000 {
 		bad("RPM", "must be at most 100000, got %d", p.RPM)
+	}
+	if !(p.RPMErrorPercent >= 0 && p.RPMErrorPercent < 50) {
+		bad("RPMErrorPercent", "must be in 0..50, got %g", p.RPMErrorPercent)
 	}
 	if p.Surfaces <= 0 {
 		bad("Surfaces", "must be positive, got %d", p.Surfaces)

@@ -229,6 +229,7 @@ func (d *Drive) planChunk(t, now sim.Time) {
 // read-ahead goes on.
 func (d *Drive) finishChunk() bool {
 	d.ra.front = d.ra.cLBA + d.ra.cN
+	d.armFree = d.ra.cEnd
 	d.rc.extend(d.ra.seg, d.ra.front)
 	d.st.ReadAheadBytes += d.ra.cN * d.ss
 	d.ra.cN = 0
@@ -259,6 +260,7 @@ func (d *Drive) stopPrefetch(now sim.Time) {
 	}
 	f := d.frontAt(now)
 	d.st.ReadAheadBytes += (f - d.ra.cLBA) * d.ss
+	d.armFree = now
 	d.ra.front = f
 	d.rc.extend(d.ra.seg, f)
 	d.ra.active = false

@@ -36,6 +36,18 @@ func spindlePhase(eng *sim.Engine, name string, synced bool) int64 {
 	return eng.Rand(name + "/spindle").Int64N(unitsPerRev)
 }
 
+// spindleRPM returns the spindle speed of a drive named name: p.RPM,
+// varied by p.RPMErrorPercent (drawn from the engine's stream
+// "<name>/rpm") unless the spindle is synchronized.
+func spindleRPM(eng *sim.Engine, name string, p *Params) int {
+	if p.RPMErrorPercent == 0 || p.SpindleSync {
+		return p.RPM
+	}
+	dev := float64(p.RPM) * p.RPMErrorPercent / 100
+	r := float64(p.RPM) + dev*(2*eng.Rand(name+"/rpm").Float64()-1)
+	return max(int(r+0.5), 1)
+}
+
 // xferNs returns the nanoseconds k sectors of zone z take to pass under
 // the head, rounded up.
 func (z *zoneInfo) xferNs(k int64) int64 {

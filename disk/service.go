@@ -83,7 +83,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		d.stopPrefetch(now)
 		c.kind = kReadMedia
 		d.armCmd, d.forcedLast = true, false
-		d.access(c, c.tOver, false, c.tOver)
+		d.access(c, d.preseekFrom(c, ov, c.tOver), false, c.tOver)
 		d.readMissDone(c, bus)
 		d.scheduleDone(c)
 	default:
@@ -113,10 +113,21 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		early.tOver = c.tQueue + sim.Time(d.writeOverhead(false))
 		c.tBus0, _ = d.writeDataAt(&early, d.busFree)
 		_, arm := d.writeDataAt(c, d.busFree)
+		arm = d.preseekFrom(c, int64(arm-c.tOver)+d.writeOverhead(false), arm)
 		d.busFree = c.tBus0 + bus
 		d.writeMediaDone(c, arm, bus)
 		d.scheduleDone(c)
 	}
+}
+
+// preseekFrom returns when the arm may start moving for command c, due
+// to start at `at` and ov ns after c's arrival: with Params.Preseek, as
+// soon as the arm finished its last job and ov has passed, if earlier.
+func (d *Drive) preseekFrom(c *cmd, ov int64, at sim.Time) sim.Time {
+	if !d.p.Preseek {
+		return at
+	}
+	return min(at, max(d.armFree, c.tQueue+sim.Time(ov)))
 }
 
 // readOverhead returns the processing time of a read that hits the

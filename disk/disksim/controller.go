@@ -223,8 +223,11 @@ func (c *ctrl) overheads(p *disk.Params) error {
 		// Level 1 lets the arm move once the completion message is
 		// prepared: here that is when the command completes (its
 		// completion overhead spent), as with level 0.
+	case 2:
+		// As soon as the last sector (and any read-ahead) is accessed.
+		p.Preseek = true
 	default:
-		return errAt(c.db.Pos, "%s %s: Preseeking level = %d: cannot honour (0 and 1 are supported: the arm moves for the next command once the current one completes)", c.db.Type, c.db.Name, c.preseek)
+		return errAt(c.db.Pos, "%s %s: Preseeking level = %d: unknown (0, 1 and 2)", c.db.Type, c.db.Name, c.preseek)
 	}
 	return nil
 }

@@ -50,13 +50,16 @@
 //     constant, linear, curve (Lee's equation), hpl and hplplus10
 //     (Ruemmler & Wilkes's equation, tabulated); head switch, write
 //     settle (negative too: settling to write may be quicker than the
-//     read settle the seek times include), rpm.
+//     read settle the seek times include), rpm and its percent error
+//     (each drive draws its speed from a named random stream).
 //   - Controller (disksim_disk): the eight read/write hit/miss
 //     after-read/after-write overheads plus the per-request overhead, the
 //     completion, data preparation, disconnect and reselect overheads,
 //     the extra write disconnect and its five overheads, the minimum seek
 //     delay, all scaled by the overhead time scale (Params.Overheads);
-//     never disconnect, hold bus for reads, disconnect write if seek; the
+//     never disconnect, hold bus for reads, disconnect write if seek;
+//     preseeking levels 0, 1 (the same here: the arm moves once the
+//     completion is sent) and 2 (once the media access is over); the
 //     interface time per block for read and for write data, the slowest
 //     of the disk's, the controllers' and the buses' on the path to the
 //     driver (Params.InterfaceRate, WriteInterfaceRate); buffer segments
@@ -72,10 +75,9 @@
 //     sequential writes, the queue length and the scheduling policy.
 //
 // A parameter the drive model needs but cannot honour is an error naming
-// it: preseeking level 2, an access time type other than
-// trackSwitchPlusRotation, a percent error in rpms, a g2 or g4 layout, a
-// controller that is not pass-through, bus arbitration time, a driver's
-// constant access time. A parameter it does not need (statistics, bus
+// it: an access time type other than trackSwitchPlusRotation, a g2 or g4
+// layout, a controller that is not pass-through, bus arbitration time, a
+// driver's constant access time. A parameter it does not need (statistics, bus
 // ownership with one device per bus, sneaky hits and write prebuffering,
 // which overlap a second command with the one in service, the synthetic
 // workload, the logical organisation) is listed once in the [Report],

@@ -1,6 +1,7 @@
 package disksim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -178,5 +179,74 @@ func TestG1NegativeSettle(t *testing.T) {
 	}
 	if r.d.Cylinders() != 10 {
 		t.Errorf("%d cylinders, want the model's 10", r.d.Cylinders())
+	}
+}
+
+// TestG1Preseek: with preseeking level 2 (tiny-nocache.diskspecs) the arm
+// heads for the next queued read as soon as the previous one's last
+// sector is read, while its completion (here 0.5 ms) is still under way.
+func TestG1Preseek(t *testing.T) {
+	for _, tc := range []struct {
+		preseek bool
+		want    float64
+	}{
+		// Read A, LBAs 0-3: slots 3-6, 3 to 7 ms, completes at 7.5. Read
+		// B, LBA 20: cylinder 1 (reversed), sector 3, 5 sectors of skew:
+		// it comes round at 8 ms. Preseeking, the one-cylinder seek (1 ms)
+		// starts at 7 and catches it: 8 to 9 ms, + 0.5. Otherwise the
+		// seek starts at 7.5, misses it, and waits for 18 ms.
+		{true, 9.5},
+		{false, 19.5},
+	} {
+		r := newTinyRig(t, "sparing0", "tiny-nocache.diskspecs", func(p *disk.Params) {
+			p.Preseek = tc.preseek
+			p.Overheads.ReadCompletion = 500 * time.Microsecond
+		})
+		var latB float64
+		for _, lba := range []int64{0, 20} {
+			q := &sim.Request{Op: sim.Read, Offset: lba * 512, Length: 512 * (4 - 3*lba/20), Done: func(q *sim.Request) {
+				if q.Offset > 0 {
+					latB = float64(q.Latency()) / 1e6
+				}
+			}}
+			if err := r.d.Submit(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.eng.Run()
+		near(t, fmt.Sprintf("second read, preseek %v", tc.preseek), latB, tc.want)
+	}
+}
+
+// TestG1RPMError: sparing4.model's spindle speed varies by up to 0.5%:
+// each drive draws its own from its named stream, the same every run,
+// unless spindles are synchronized.
+func TestG1RPMError(t *testing.T) {
+	p, _, _ := loadG1(t, "sparing4", "tiny.diskspecs")
+	if p.RPMErrorPercent != 0.5 {
+		t.Fatalf("RPMErrorPercent %g", p.RPMErrorPercent)
+	}
+	rpm := func(p disk.Params, name string) int {
+		d, err := disk.New(sim.NewEngine(3), p, name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Params().RPM
+	}
+	seen := map[int]bool{}
+	for i := 0; i < 8; i++ {
+		name := fmt.Sprintf("d%d", i)
+		r := rpm(p, name)
+		if r < 5970 || r > 6030 || r != rpm(p, name) {
+			t.Errorf("%s: %d rpm (again %d), want 6000 +- 30, the same each time", name, r, rpm(p, name))
+		}
+		seen[r] = true
+	}
+	if len(seen) < 4 {
+		t.Errorf("8 drives turn at only %d speeds", len(seen))
+	}
+	p.SpindleSync = true
+	if r := rpm(p, "d0"); r != 6000 {
+		t.Errorf("synchronized: %d rpm", r)
 	}
 }

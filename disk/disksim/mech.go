@@ -78,9 +78,10 @@ func (l *loader) mech(b *Block, p *disk.Params, cyls int64) error {
 	if m.rpm < 1 || m.rpm > 100000 {
 		return errAt(b.Pos, "Rotation speed (in rpms) must be in 1..100000, got %d", m.rpm)
 	}
-	if m.rpmErr != 0 {
-		return errAt(b.Pos, "Percent error in rpms = %g: cannot honour (the spindle speed is exact)", m.rpmErr)
+	if !(m.rpmErr >= 0 && m.rpmErr < 50) {
+		return errAt(b.Pos, "Percent error in rpms = %g: must be in 0..50", m.rpmErr)
 	}
+	p.RPMErrorPercent = m.rpmErr
 	if m.hs < 0 || m.hs > 1000 {
 		return errAt(b.Pos, "Head switch time must be in 0..1000 ms, got %g", m.hs)
 	}
