@@ -423,3 +423,15 @@ func TestObserver(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverName: a drive behind the host's driver keeps its name for
+// the layers above.
+func TestDriverName(t *testing.T) {
+	eng := sim.NewEngine(1)
+	mem, _ := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20})
+	h, _ := host.New(eng, bare(), "h", nil)
+	d := h.Driver(mem, "disk3")
+	if n, ok := d.(interface{ Name() string }); !ok || n.Name() != "disk3" {
+		t.Errorf("driver shim does not name its drive (%v)", ok)
+	}
+}

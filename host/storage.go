@@ -101,6 +101,10 @@ type shimHandler struct{ s *shim }
 // HandleEvent passes a request on once its CPU work is done.
 func (e shimHandler) HandleEvent(now sim.Time, arg any) { e.s.pass(now, arg.(*sim.Request)) }
 
+// Name returns the name the shim was given: the drive's, for a driver
+// shim, so that an array above names its members as without a host.
+func (s *shim) Name() string { return s.name }
+
 // Capacity returns the capacity of the device below, in bytes.
 func (s *shim) Capacity() int64 { return s.below.Capacity() }
 
