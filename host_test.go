@@ -122,7 +122,7 @@ func TestHostReport(t *testing.T) {
 	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "Host (nas-1gb, 1 cores, 896MiB page cache)") {
+	if !strings.Contains(buf.String(), "Host (nas-1gb, 1 core, 896MiB page cache)") {
 		t.Errorf("text report lacks the host table:\n%s", buf.String())
 	}
 	x := nasRead(false, 256, false)

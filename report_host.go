@@ -75,7 +75,7 @@ func (r *Report) hostTable() *metrics.Table {
 		pc = "O_DIRECT"
 	}
 	t := &metrics.Table{
-		Title: fmt.Sprintf("\nHost (%s, %d cores, %s)", h.Preset, h.Cores, pc),
+		Title: fmt.Sprintf("\nHost (%s, %s, %s)", h.Preset, plural(h.Cores, "core"), pc),
 		Header: []string{"phase", "CPU %", "CPU s", "syscall", "copy", "network", "driver", "parity", "stripe cache",
 			"volume cache", "page cache hits", "dirty peak", "throttle s", "network %"},
 	}
@@ -93,4 +93,12 @@ func (r *Report) hostTable() *metrics.Table {
 	}
 	row("total", &h.Summary)
 	return t
+}
+
+// plural returns "1 core" or "2 cores".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
