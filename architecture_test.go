@@ -37,7 +37,7 @@ var allowedImports = map[string][]string{
 	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec":         {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "go.yaml.in/yaml/v3"},
+	"spec":         {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "go.yaml.in/yaml/v3"},
 	"disk/disksim": {"sim", "disk"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.

@@ -49,6 +49,9 @@ type Report struct {
 	// PowerLoss is what a power failure at spec.Experiment.PowerLossAt
 	// would have lost (nil when not asked for).
 	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
+	// Faults is what the drives' fault wrappers injected
+	// (stack.faults), or nil.
+	Faults *FaultsReport `json:"faults,omitempty"`
 }
 
 // PhaseReport is one phase's requests, or the whole run's (Report.Total).
@@ -237,6 +240,16 @@ type RAIDReport struct {
 	FailedMembers []int `json:"failed_members"`
 	// Errors counts array requests that completed with an error.
 	Errors int64 `json:"errors"`
+	// RepairedSectors counts sectors rewritten from the redundancy after
+	// a member read failed (md's read-error repair).
+	RepairedSectors int64 `json:"repaired_sectors,omitempty"`
+	// LostBytes is the data a rebuild could not recover (a URE met with
+	// no redundancy left), and LostRanges its logical ranges as
+	// "OFFSET+LENGTH" in bytes.
+	LostBytes  int64    `json:"lost_bytes,omitempty"`
+	LostRanges []string `json:"lost_ranges,omitempty"`
+	// Rebuild is the planned rebuild's outcome (stack.rebuild).
+	Rebuild *RebuildReport `json:"rebuild,omitempty"`
 }
 
 // raidReport summarizes an array's statistics.

@@ -175,7 +175,31 @@ func (r *Report) raidTable() *metrics.Table {
 	}
 	t.AddRow(fmt.Sprint(a.FullStripeWrites), fmt.Sprint(a.RMWWrites), fmt.Sprint(a.RCWWrites),
 		trace.FormatSize(a.PrereadBytes), fmt.Sprint(a.DegradedReads), failed)
+	t.Notes = a.faultNotes()
 	return t
+}
+
+// faultNotes tell a rebuild's outcome, the sectors repaired and the data
+// lost, naming its ranges.
+func (a *RAIDReport) faultNotes() []string {
+	var notes []string
+	if rb := a.Rebuild; rb != nil {
+		state := "done"
+		if !rb.Done {
+			state = "not done: " + rb.Error
+		}
+		notes = append(notes, fmt.Sprintf("rebuild of member %d: %s s (%s); foreground mean %s ms, %s ms healthy: %sx slower",
+			rb.Member, metrics.FormatFixed(rb.RebuildSeconds, 3), state, metrics.FormatSig(rb.ForegroundMeanMS, 4),
+			metrics.FormatSig(rb.HealthyMeanMS, 4), metrics.FormatFixed(rb.ForegroundSlowdown, 2)))
+	}
+	if a.RepairedSectors > 0 {
+		notes = append(notes, fmt.Sprintf("repaired %d sectors: member reads that failed were served from the redundancy and rewritten", a.RepairedSectors))
+	}
+	if a.LostBytes > 0 {
+		notes = append(notes, fmt.Sprintf("lost %d bytes (%s) in %d ranges (byte offset+length): %s", a.LostBytes,
+			trace.FormatSize(a.LostBytes), len(a.LostRanges), strings.Join(a.LostRanges, " ")))
+	}
+	return notes
 }
 
 // cacheTable is the volume cache's counters.

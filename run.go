@@ -55,9 +55,17 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		}
 		rep.Phases = append(rep.Phases, *ph)
 	}
+	rebuild := r.finishRebuild()
 	rep.Total = r.totalReport(rep.Phases)
 	rep.addStack(s)
+	rep.addFaults(s)
 	rep.PowerLoss = powerLoss()
+	if rebuild != nil {
+		if err := healthyBaseline(pl, rep, rebuild); err != nil {
+			return nil, err
+		}
+		rep.RAID.Rebuild = rebuild
+	}
 	return rep, nil
 }
 

@@ -3,6 +3,7 @@ package raidsim
 import (
 	"errors"
 	"fmt"
+	"github.com/raidsim/raidsim/faults"
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
@@ -31,6 +32,11 @@ type Stack struct {
 	Cache *cache.Cache
 	// Host is the host layer in front of everything (then Top), or nil.
 	Host *host.Host
+	// Faults are the fault wrappers over the drives, in the same order
+	// (a planned rebuild's spare last), when the plan injects faults.
+	Faults []*faults.Device
+
+	rebuild *rebuildEvent
 }
 
 // NewStack checks the stack description st and builds its devices on
@@ -78,6 +84,9 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 			return nil, err
 		}
 		s.Array, s.Top = a, a
+		if err := s.scheduleRebuild(eng, pl, prefix, obs); err != nil {
+			return nil, err
+		}
 	}
 	if pl.Cache != nil {
 		c, err := cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
@@ -96,33 +105,75 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 }
 
 // buildDrives makes the plan's drives (disks, or SSDs preconditioned as
-// asked) and returns them as array members, each behind the host's
-// driver when there is a host.
+// asked) and returns them as array members, each behind its fault
+// wrapper when the plan injects faults and the host's driver when there
+// is a host.
 func (s *Stack) buildDrives(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) ([]sim.Device, error) {
 	members := make([]sim.Device, pl.Disks)
 	for i := range pl.Disks {
-		name := fmt.Sprintf("%sdisk%d", prefix, i)
-		var d sim.Device
-		if pl.SSD != nil {
-			sd, err := pl.SSD.NewDrive(eng, name, obs)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := sd.Precondition(pl.Precondition); err != nil {
-				return nil, err
-			}
-			s.SSDs, d = append(s.SSDs, sd), sd
-		} else {
-			dd, err := pl.Drive.NewDrive(eng, name, obs)
-			if err != nil {
-				return nil, err
-			}
-			s.Drives, d = append(s.Drives, dd), dd
+		d, err := s.newDrive(eng, pl, fmt.Sprintf("%sdisk%d", prefix, i), obs)
+		if err != nil {
+			return nil, err
 		}
 		members[i] = d
-		if s.Host != nil {
-			members[i] = s.Host.Driver(d, name)
-		}
 	}
 	return members, nil
+}
+
+// newDrive makes one drive of the plan (a disk or an SSD, appended to
+// Drives or SSDs) and returns it as the array sees it: behind its fault
+// wrapper (appended to Faults) and the host's driver.
+func (s *Stack) newDrive(eng *sim.Engine, pl *spec.Plan, name string, obs *sim.Observer) (sim.Device, error) {
+	var d sim.Device
+	if pl.SSD != nil {
+		sd, err := pl.SSD.NewDrive(eng, name, obs)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sd.Precondition(pl.Precondition); err != nil {
+			return nil, err
+		}
+		s.SSDs, d = append(s.SSDs, sd), sd
+	} else {
+		dd, err := pl.Drive.NewDrive(eng, name, obs)
+		if err != nil {
+			return nil, err
+		}
+		s.Drives, d = append(s.Drives, dd), dd
+	}
+	if pl.Faults != nil {
+		f, err := faults.New(eng, d, *pl.Faults, name)
+		if err != nil {
+			return nil, err
+		}
+		s.Faults, d = append(s.Faults, f), f
+	}
+	if s.Host != nil {
+		d = s.Host.Driver(d, name)
+	}
+	return d, nil
+}
+
+// rebuildEvent starts the planned rebuild onto the spare.
+type rebuildEvent struct {
+	s   *Stack
+	dev sim.Device
+	err error
+}
+
+func (e *rebuildEvent) HandleEvent(sim.Time, any) { e.err = e.s.Array.Rebuild(e.dev) }
+
+// scheduleRebuild makes the spare (the last of Drives or SSDs) and
+// schedules the planned rebuild.
+func (s *Stack) scheduleRebuild(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) error {
+	if pl.Rebuild == nil {
+		return nil
+	}
+	dev, err := s.newDrive(eng, pl, prefix+"spare", obs)
+	if err != nil {
+		return err
+	}
+	s.rebuild = &rebuildEvent{s: s, dev: dev}
+	eng.Schedule(eng.Now().Add(pl.Rebuild.At), s.rebuild, nil)
+	return nil
 }

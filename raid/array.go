@@ -45,6 +45,7 @@ type Array struct {
 	// updatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and mirrored writes whose copies, are in flight.
 	updatesInFlight int
+	lostRanges      lostSet // logical ranges lost in rebuilds
 
 	hFinish  finishHandler
 	hParity  parityHandler
@@ -321,6 +322,9 @@ func (a *Array) start(o *op) {
 			}
 		}
 	case kRead, kWrite:
+		if o.kind == kRead && a.checkLost(o) {
+			break // data a rebuild could not recover
+		}
 		if a.m.Level == RAID5 {
 			a.start5(o)
 		} else {
@@ -508,7 +512,9 @@ func (a *Array) onChildDone(q *sim.Request) {
 		ms.busy += now.Sub(ms.busySince)
 	}
 	o, so := c.o, c.so
-	if q.Err != nil {
+	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q)) {
+		ms.errors++ // served from the redundancy instead
+	} else if q.Err != nil {
 		ms.errors++
 		what := "rebuild"
 		if o.r != nil {

@@ -14,6 +14,7 @@ const (
 	soWrite soKind = iota
 	soReconstruct
 	soRebuild
+	soRepair
 )
 
 // stripeOp is the work of one op on one stripe that needs more than
@@ -34,7 +35,8 @@ type stripeOp struct {
 	target  []byte // reconstructing read: the parent's data
 	moff    int64  // reconstructing read: member offset and length
 	mlen    int64
-	member  int // reconstructing read: the failed member; rebuild: the slot rebuilt
+	member  int  // reconstructing read: the failed member; rebuild: the slot rebuilt; repair: the member rewritten
+	lost    bool // rebuild: a source read failed, the row's data is lost
 }
 
 func (a *Array) getSO(o *op, kind soKind) *stripeOp {
@@ -195,8 +197,12 @@ func (so *stripeOp) advance() {
 			}
 			return
 		}
+	case soRepair:
+		if a.repairAdvance(so) {
+			return
+		}
 	case soRebuild:
-		if so.phase == 0 && !so.failed {
+		if so.phase == 0 && !so.failed && !so.lost {
 			so.phase = 1
 			a.rebuildWrite(so)
 			if so.pending > 0 {

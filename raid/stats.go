@@ -18,6 +18,7 @@ type counters struct {
 	reconstructed          int64
 	waits                  int64
 	errors                 int64
+	repairs, repairedBytes int64
 }
 
 // MemberStats is one member slot's share of the work.
@@ -93,6 +94,13 @@ type Stats struct {
 	// OrderingWaits counts requests that waited for an earlier
 	// overlapping write (on RAID 5, a write to the same stripe).
 	OrderingWaits int64
+	// Repairs counts member reads that failed (an unreadable sector) and
+	// were served from the redundancy instead, and RepairedBytes the
+	// bytes then written back to the member (md's read-error repair).
+	Repairs, RepairedBytes int64
+	// LostBytes is the data a rebuild could not recover (see
+	// Array.LostRanges).
+	LostBytes int64
 	// Members has one entry per member slot.
 	Members []MemberStats
 	// Rebuild reports the current or last rebuild.
@@ -110,6 +118,7 @@ func (a *Array) Stats() Stats {
 		FullStripeWrites: c.fullStripe, RMWWrites: c.rmw, RCWWrites: c.rcw, DegradedWrites: c.degradedWrites,
 		PrereadIOs: c.prereads, PrereadBytes: c.prereadBytes,
 		DegradedReads: c.degradedReads, ReconstructedBytes: c.reconstructed, OrderingWaits: c.waits,
+		Repairs: c.repairs, RepairedBytes: c.repairedBytes, LostBytes: a.LostBytes(),
 		Members: make([]MemberStats, a.n),
 	}
 	for i := range a.mem {

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"github.com/raidsim/raidsim/faults"
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
@@ -67,6 +68,11 @@ type Plan struct {
 	RAID *raid.Config
 	// Failures fail array members at times from the start.
 	Failures []raid.Failure
+	// Rebuild, when set, rebuilds Rebuild.Member onto a spare Rebuild.At
+	// after the start.
+	Rebuild *raid.Failure
+	// Faults are every drive's media faults (defaults filled), or nil.
+	Faults *faults.Config
 	// Cache is the volume cache's configuration (stripe geometry filled
 	// from the array when aligned to stripes), or nil.
 	Cache *cache.Config

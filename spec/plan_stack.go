@@ -3,6 +3,8 @@ package spec
 import (
 	"cmp"
 	"fmt"
+	"github.com/raidsim/raidsim/faults"
+	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
@@ -48,6 +50,8 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 		pl.Disks = raid.MinMembers(pl.RAID.Level)
 	}
 	planFailures(p, st, pl)
+	planRebuild(p, st, pl)
+	planFaults(p, st, pl)
 	if st.Cache != nil {
 		pl.Cache = planCache(p, st.Cache, pl, ss)
 	}
@@ -249,4 +253,46 @@ func highWater(c *Cache) float64 {
 		return cache.DefaultHighWater
 	}
 	return c.HighWater
+}
+
+// planRebuild checks the rebuild: an array with redundancy, a member
+// that has failed by then.
+func planRebuild(p *problems, st *Stack, pl *Plan) {
+	rb := st.Rebuild
+	if rb == nil {
+		return
+	}
+	const at = "stack.rebuild"
+	if pl.RAID == nil || pl.RAID.Level == raid.RAID0 {
+		p.add(at, "a rebuild needs an array with redundancy (RAID 1, 5, 6 or 10)")
+		return
+	}
+	if rb.At < 0 || time.Duration(rb.At) > maxFailureTime {
+		p.add(at+".at", "%v is outside 0..%v", time.Duration(rb.At), maxFailureTime)
+	}
+	failed := false
+	for _, f := range pl.Failures {
+		failed = failed || f.Member == rb.Member && f.At <= time.Duration(rb.At)
+	}
+	if !failed {
+		p.add(at+".member", "member %d has not failed by %v (stack.failures)", rb.Member, time.Duration(rb.At))
+	}
+	pl.Rebuild = &raid.Failure{Member: rb.Member, At: time.Duration(rb.At)}
+}
+
+// planFaults checks the drives' media faults.
+func planFaults(p *problems, st *Stack, pl *Plan) {
+	f := st.Faults
+	if f == nil {
+		return
+	}
+	cfg := faults.Config{UREPerBit: f.URE, ERC: time.Duration(f.ERC), Timeout: time.Duration(f.Timeout)}.WithDefaults()
+	if err := cfg.Validate(0); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			field, msg, _ := strings.Cut(strings.TrimPrefix(line, "faults: Config."), ": ")
+			key := map[string]string{"UREPerBit": "ure", "ERC": "erc", "Timeout": "timeout"}[field]
+			p.add("stack.faults."+key, "%s", msg)
+		}
+	}
+	pl.Faults = &cfg
 }

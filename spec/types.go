@@ -57,6 +57,12 @@ type Stack struct {
 	// Failures fail array members at virtual times from the start of the
 	// run.
 	Failures []Failure `yaml:"failures,omitempty" json:"failures,omitempty"`
+	// Rebuild, when set, rebuilds a failed member onto a spare (a new
+	// drive of the same model) at a time from the start; the run goes on
+	// until the rebuild ends.
+	Rebuild *Rebuild `yaml:"rebuild,omitempty" json:"rebuild,omitempty"`
+	// Faults, when set, injects media errors into every drive.
+	Faults *Faults `yaml:"faults,omitempty" json:"faults,omitempty"`
 	// Cache, when set, puts a volume write-back cache on top.
 	Cache *Cache `yaml:"cache,omitempty" json:"cache,omitempty"`
 	// Host is what the host does before requests reach the stack.
@@ -178,6 +184,26 @@ type RAID struct {
 type Failure struct {
 	Member int      `yaml:"member" json:"member"`
 	At     Duration `yaml:"at" json:"at"`
+}
+
+// Rebuild rebuilds failed member Member onto a spare At after the start
+// (at or after the member's failure).
+type Rebuild struct {
+	Member int      `yaml:"member" json:"member"`
+	At     Duration `yaml:"at" json:"at"`
+}
+
+// Faults are the media faults of every drive (package faults).
+type Faults struct {
+	// URE is the unrecoverable read error rate per bit read, 0..1
+	// (1e-14 on desktop data sheets); each error leaves a sector
+	// unreadable until it is written.
+	URE float64 `yaml:"ure,omitempty" json:"ure,omitempty"`
+	// ERC caps a drive's error recovery (TLER, 7s); zero means a desktop
+	// drive's 2 minutes.
+	ERC Duration `yaml:"erc,omitempty" json:"erc,omitempty"`
+	// Timeout is the host's command timer (Linux: 30s); zero means none.
+	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 }
 
 // Cache is cache.Config with names for the enumerations.

@@ -54,3 +54,41 @@ func TestReliabilityBadFlags(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--disks: RAID 6 needs at least 4 drives, got 3")
 }
+
+// TestRebuildUnderUREsReportsLoss: the issue's run on small drives (2
+// GiB, so the rebuild is quick to simulate) at a URE rate high enough to
+// meet several: RAID 5 reports the rebuild's time, the lost bytes and
+// their ranges, and the foreground's slowdown.
+func TestRebuildUnderUREsReportsLoss(t *testing.T) {
+	args := []string{"run", "--drive", "deskstar-7k160", "--set", "stack.drive.spec.capacity=2GiB", "--disks", "4",
+		"--fail-disk", "0@0s", "--rebuild", "0@1ms", "--ure", "1e-9", "--erc", "7s", "--ios", "200", "--rw", "randrw"}
+	code, out, errOut := runCLI(t, append(args, "--raid", "5")...)
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `rebuild of member 0: [0-9.]+ s \(done\); foreground mean [0-9.]+ ms, [0-9.]+ ms healthy: [0-9.]+x slower`, out)
+	assert.Regexp(t, `lost [0-9]+ bytes \([0-9]+KiB\) in [0-9]+ ranges \(byte offset\+length\): [0-9]+\+[0-9]+`, out)
+
+	code, out, errOut = runCLI(t, append(args, "--raid", "5", "--json")...)
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		RAID struct {
+			LostBytes  int64    `json:"lost_bytes"`
+			LostRanges []string `json:"lost_ranges"`
+			Rebuild    struct {
+				Done           bool    `json:"done"`
+				RebuildSeconds float64 `json:"rebuild_seconds"`
+				Slowdown       float64 `json:"foreground_slowdown"`
+			} `json:"rebuild"`
+		} `json:"raid"`
+		Faults struct {
+			UREs int64 `json:"ures"`
+		} `json:"faults"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.True(t, rep.RAID.Rebuild.Done)
+	assert.Positive(t, rep.RAID.Rebuild.RebuildSeconds)
+	assert.Greater(t, rep.RAID.Rebuild.Slowdown, 1.0)
+	assert.Positive(t, rep.Faults.UREs)
+	assert.Positive(t, rep.RAID.LostBytes)
+	assert.NotEmpty(t, rep.RAID.LostRanges)
+	assert.Zero(t, rep.RAID.LostBytes%65536, "whole stripe units")
+}

@@ -174,6 +174,14 @@ var runFlags = []*runFlag{
 		usage: "RAID 5 small writes: auto (fewest reads, as md), rmw or rcw"},
 	{name: "fail-disk", group: groupRAID, metavar: "I@TIME", settings: failDiskFlag, needs: raidSec, example: "1@1s",
 		usage: "fail array member I at virtual time TIME, e.g. 1@1s (repeatable); sets stack.failures[k].member and .at"},
+	{name: "rebuild", group: groupRAID, metavar: "I@TIME", settings: rebuildFlag, needs: raidSec, example: "1@2s",
+		usage: "rebuild failed member I onto a spare drive at TIME, e.g. 0@1ms; the run goes on until the rebuild ends and reports its time, lost data and the foreground's slowdown; sets stack.rebuild"},
+	{name: "speed-limit-max", group: groupRAID, metavar: "RATE", path: "stack.raid.rebuild_rate", needs: raidSec, example: "50MiB",
+		usage: "rebuild rate cap in bytes/s, as md's speed_limit_max (default: none)"},
+	{name: "ure", group: groupDrive, metavar: "RATE", path: "stack.faults.ure", example: "1e-14",
+		usage: "unrecoverable read errors per bit read on every drive, e.g. 1e-14; each leaves a sector unreadable until written"},
+	{name: "erc", group: groupDrive, metavar: "DURATION", path: "stack.faults.erc", example: "7s",
+		usage: "cap on a drive's error recovery (TLER/ERC), e.g. 7s; without it a desktop drive retries 2 minutes"},
 
 	{name: "cache", group: groupCache, metavar: "SIZE|off", path: "stack.cache.size", settings: cacheFlag, example: "64MiB",
 		usage: "a volume write-back cache of this size on top of the stack; off removes it"},
@@ -239,6 +247,15 @@ func setFlag(_ *spec.Experiment, value string) ([]setting, error) {
 		return nil, fmt.Errorf("want PATH=VALUE, e.g. stack.raid.stripe_unit=128KiB, got %q", value)
 	}
 	return []setting{{strings.TrimSpace(path), v}}, nil
+}
+
+// rebuildFlag is --rebuild I@TIME: stack.rebuild.
+func rebuildFlag(_ *spec.Experiment, value string) ([]setting, error) {
+	member, at, ok := strings.Cut(value, "@")
+	if !ok {
+		return nil, fmt.Errorf("want MEMBER@TIME, e.g. 0@1ms, got %q", value)
+	}
+	return []setting{{"stack.rebuild.member", member}, {"stack.rebuild.at", at}}, nil
 }
 
 // failDiskFlag is --fail-disk I@TIME: a failure appended to

@@ -133,6 +133,9 @@ func baseFor(t *testing.T, f *runFlag) spec.Experiment {
 	switch {
 	case f.needs == raidSec:
 		require.NoError(t, spec.Set(&x, "stack.raid.level", "5"))
+		if f.name == "rebuild" { // of a member that failed
+			require.NoError(t, spec.Set(&x, "stack.failures", "[{member: 1, at: 1s}]"))
+		}
 	case f.needs == cacheSec:
 		require.NoError(t, spec.Set(&x, "stack.cache.size", "64MiB"))
 	case f.needs == hostSec:

@@ -1,0 +1,193 @@
+package raidsim_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/raidsim/raidsim/faults"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/simtest"
+)
+
+// faultyArray is an array over MemDevices (real bytes), each behind a
+// TLER fault wrapper.
+type faultyArray struct {
+	eng  *sim.Engine
+	a    *raid.Array
+	mems []*simtest.MemDevice
+	f    []*faults.Device
+}
+
+const memberBytes = 4 << 20
+
+func newFaultyArray(t *testing.T, level raid.Level, n int) *faultyArray {
+	t.Helper()
+	fa := &faultyArray{eng: sim.NewEngine(1)}
+	devs := make([]sim.Device, n)
+	for i := range n {
+		m, err := simtest.NewMemDevice(fa.eng, simtest.MemConfig{Capacity: memberBytes, ReadLatency: time.Millisecond, WriteLatency: time.Millisecond})
+		require.NoError(t, err)
+		f, err := faults.New(fa.eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
+		require.NoError(t, err)
+		fa.mems, fa.f, devs[i] = append(fa.mems, m), append(fa.f, f), f
+	}
+	a, err := raid.New(fa.eng, raid.Config{Level: level, StripeUnit: 16 << 10, RebuildData: true}, devs, "md0", nil)
+	require.NoError(t, err)
+	fa.a = a
+	return fa
+}
+
+// io runs one request to completion and returns its error.
+func (fa *faultyArray) io(t *testing.T, op sim.Op, off int64, data []byte) error {
+	t.Helper()
+	r := &sim.Request{Op: op, Offset: off, Length: int64(len(data)), Data: data, Done: func(*sim.Request) {}}
+	require.NoError(t, fa.a.Submit(r))
+	fa.eng.Run()
+	return r.Err
+}
+
+// fill writes random bytes over the whole array and returns them.
+func (fa *faultyArray) fill(t *testing.T) []byte {
+	t.Helper()
+	want := make([]byte, fa.a.Capacity())
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range want {
+		want[i] = byte(rng.Uint32())
+	}
+	const chunk = 256 << 10
+	for off := int64(0); off < int64(len(want)); off += chunk {
+		require.NoError(t, fa.io(t, sim.Write, off, want[off:off+chunk]))
+	}
+	return want
+}
+
+// TestRepairOnRead: md's read-error repair, checked with real bytes. A
+// member sector made unreadable (a latent sector error) fails the
+// member read; the array serves the bytes from the redundancy, rewrites
+// the sector, and the member holds the right bytes again.
+func TestRepairOnRead(t *testing.T) {
+	for _, c := range []struct {
+		level raid.Level
+		n     int
+	}{{raid.RAID5, 4}, {raid.RAID1, 2}, {raid.RAID10, 4}} {
+		t.Run(c.level.String(), func(t *testing.T) {
+			fa := newFaultyArray(t, c.level, c.n)
+			want := fa.fill(t)
+			off := int64(3*16<<10 + 4096) // inside the fourth chunk
+			ad := fa.a.Mapping().Locate(off)
+			if c.level != raid.RAID5 { // the copy a read of the chunk goes to
+				before := make([]int64, c.n)
+				for i, f := range fa.f {
+					before[i] = f.Stats().Requests
+				}
+				require.NoError(t, fa.io(t, sim.Read, 0, make([]byte, 64<<10)))
+				for i, f := range fa.f {
+					if f.Stats().Requests > before[i] && (c.level == raid.RAID1 || i/2 == ad.Member/2) {
+						ad.Member = i
+					}
+				}
+			}
+			sector := ad.Offset / 512
+			fa.f[ad.Member].MarkBad(sector)
+			// Corrupt the medium too, so only a real rewrite makes it right.
+			_, err := fa.mems[ad.Member].WriteAt(make([]byte, 512), sector*512)
+			require.NoError(t, err)
+
+			got := make([]byte, 64<<10)
+			require.NoError(t, fa.io(t, sim.Read, 0, got))
+			assert.True(t, bytes.Equal(want[:64<<10], got), "the read returns the written bytes")
+			st := fa.a.Stats()
+			assert.Equal(t, int64(1), st.Repairs)
+			assert.Empty(t, fa.f[ad.Member].BadSectors(), "the rewrite remapped the sector")
+			assert.Equal(t, int64(1), fa.f[ad.Member].Stats().Rewritten)
+			onDisk := make([]byte, 512)
+			_, err = fa.mems[ad.Member].ReadAt(onDisk, sector*512)
+			require.NoError(t, err)
+			assert.Equal(t, want[off-off%512:off-off%512+512], onDisk, "the member holds the right bytes again")
+		})
+	}
+}
+
+// TestUREDuringRAID5Rebuild: a sector of a surviving member unreadable
+// while member 0 is rebuilt loses that stripe's units of members 0 and
+// the bad member, exactly; reads there fail with ErrLostInRebuild and
+// every other byte reads back as written (real bytes). The spare holds
+// member 0's bytes except in the lost row.
+func TestUREDuringRAID5Rebuild(t *testing.T) {
+	fa := newFaultyArray(t, raid.RAID5, 4)
+	want := fa.fill(t)
+	original := make([]byte, memberBytes)
+	_, err := fa.mems[0].ReadAt(original, 0)
+	require.NoError(t, err)
+	require.NoError(t, fa.a.Fail(0))
+	const u = 16 << 10
+	row := int64(37)
+	fa.f[2].MarkBad(row*u/512 + 5)
+	spare, err := simtest.NewMemDevice(fa.eng, simtest.MemConfig{Capacity: memberBytes, WriteLatency: time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, fa.a.Rebuild(spare))
+	fa.eng.Run()
+	rb := fa.a.Stats().Rebuild
+	require.True(t, rb.Done, "the rebuild records the loss and goes on: %v", rb.Err)
+
+	var wantLost []raid.Extent
+	for _, m := range []int{0, 2} {
+		if off, ok := fa.a.Mapping().Logical(raid.Addr{Member: m, Offset: row * u}); ok {
+			wantLost = append(wantLost, raid.Extent{Offset: off, Length: u})
+		}
+	}
+	require.NotEmpty(t, wantLost)
+	assert.ElementsMatch(t, wantLost, mergeAdjacent(fa.a.LostRanges()))
+	assert.Equal(t, int64(len(wantLost))*u, fa.a.LostBytes())
+	for _, e := range wantLost {
+		err := fa.io(t, sim.Read, e.Offset, make([]byte, 4096))
+		assert.ErrorIs(t, err, raid.ErrLostInRebuild)
+		assert.ErrorIs(t, err, raid.ErrDataLost)
+	}
+	lostAt := func(off int64) bool {
+		for _, e := range wantLost {
+			if off >= e.Offset && off < e.End() {
+				return true
+			}
+		}
+		return false
+	}
+	for off := int64(0); off < int64(len(want)); off += u {
+		if lostAt(off) {
+			continue
+		}
+		got := make([]byte, u)
+		require.NoError(t, fa.io(t, sim.Read, off, got))
+		require.True(t, bytes.Equal(want[off:off+u], got), "bytes at %d", off)
+	}
+	rebuilt := make([]byte, memberBytes)
+	_, err = spare.ReadAt(rebuilt, 0)
+	require.NoError(t, err)
+	rows := fa.a.Geometry().MemberBytes / u
+	for r := range rows {
+		if r == row {
+			continue
+		}
+		require.True(t, bytes.Equal(original[r*u:(r+1)*u], rebuilt[r*u:(r+1)*u]), "spare row %d", r)
+	}
+}
+
+// mergeAdjacent joins touching extents (the array merges them too; the
+// expected list is unit by unit).
+func mergeAdjacent(es []raid.Extent) []raid.Extent {
+	var out []raid.Extent
+	for _, e := range es {
+		for off := e.Offset; off < e.End(); off += 16 << 10 {
+			out = append(out, raid.Extent{Offset: off, Length: 16 << 10})
+		}
+	}
+	return out
+}
+
