@@ -190,4 +190,3 @@ func mergeAdjacent(es []raid.Extent) []raid.Extent {
 	}
 	return out
 }
-
