@@ -223,7 +223,7 @@ type RAIDReport struct {
 	Members int `json:"members"`
 	// StripeUnit is the bytes each member holds of one stripe.
 	StripeUnit int64 `json:"stripe_unit"`
-	// Layout is the RAID 5 parity layout (empty for other levels).
+	// Layout is the RAID 5 or 6 parity layout (empty for other levels).
 	Layout string `json:"layout,omitempty"`
 	// FullStripeWrites, RMWWrites and RCWWrites count RAID 5 stripe
 	// updates by method: whole stripe (no reads), read-modify-write,
@@ -262,7 +262,7 @@ func raidReport(a *raid.Array) *RAIDReport {
 		PrereadBytes: st.PrereadBytes, DegradedReads: st.DegradedReads, Errors: st.Errors,
 		FailedMembers: []int{},
 	}
-	if cfg.Level == raid.RAID5 {
+	if cfg.Level == raid.RAID5 || cfg.Level == raid.RAID6 {
 		r.Layout = cfg.Layout.String()
 	}
 	for _, m := range st.Members {

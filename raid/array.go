@@ -45,7 +45,9 @@ type Array struct {
 	// updatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and mirrored writes whose copies, are in flight.
 	updatesInFlight int
-	lostRanges      lostSet // logical ranges lost in rebuilds
+	lostRanges      lostSet  // logical ranges lost in rebuilds
+	gone6           []int    // scratch: RAID 6 members not read
+	units6          [][]byte // scratch: a RAID 6 stripe's units by role
 
 	hFinish  finishHandler
 	hParity  parityHandler
@@ -134,6 +136,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string, obs *si
 	a.capacity = a.m.Capacity(minCap)
 	a.childDone = a.onChildDone
 	a.cand = make([]int, 0, a.n)
+	a.gone6, a.units6 = make([]int, 0, a.n), make([][]byte, a.n)
 	a.down = make([]bool, a.n)
 	a.hFinish.a, a.hParity.a, a.hRebuild.a, a.hFail.a = a, a, a, a
 	return a, nil
@@ -229,7 +232,7 @@ func (a *Array) Submit(r *sim.Request) error {
 		return nil
 	}
 	o.lo, o.hi = r.Offset, r.End()
-	if o.kind == kWrite || o.kind == kTrim || (a.m.Level == RAID5 && a.anyFailed()) {
+	if o.kind == kWrite || o.kind == kTrim || (a.m.Level.parity() && a.anyFailed()) {
 		a.track(o)
 	} else {
 		a.start(o)
@@ -262,7 +265,7 @@ func conflicts(p, o *op) bool {
 // track enters o in the ordering list and starts it unless an earlier
 // overlapping op is in flight.
 func (a *Array) track(o *op) {
-	if a.m.Level == RAID5 {
+	if a.m.Level.parity() {
 		fs := a.m.FullStripe()
 		o.lo = o.lo / fs * fs
 		o.hi = (o.hi + fs - 1) / fs * fs
@@ -325,9 +328,12 @@ func (a *Array) start(o *op) {
 		if o.kind == kRead && a.checkLost(o) {
 			break // data a rebuild could not recover
 		}
-		if a.m.Level == RAID5 {
+		switch a.m.Level {
+		case RAID5:
 			a.start5(o)
-		} else {
+		case RAID6:
+			a.start6(o)
+		default:
 			a.startPlain(o)
 		}
 	case kRebuild:
@@ -512,7 +518,7 @@ func (a *Array) onChildDone(q *sim.Request) {
 		ms.busy += now.Sub(ms.busySince)
 	}
 	o, so := c.o, c.so
-	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q)) {
+	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q) || a.write6ReadFailed(c, q)) {
 		ms.errors++ // served from the redundancy instead
 	} else if q.Err != nil {
 		ms.errors++

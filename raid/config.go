@@ -17,21 +17,28 @@ const (
 	RAID0  Level = 0
 	RAID1  Level = 1
 	RAID5  Level = 5
+	RAID6  Level = 6
 	RAID10 Level = 10
 )
 
 // String returns "RAID 0", "RAID 5" and so on.
 func (l Level) String() string { return "RAID " + strconv.Itoa(int(l)) }
 
-// Valid reports whether l is 0, 1, 5 or 10.
-func (l Level) Valid() bool { return l == RAID0 || l == RAID1 || l == RAID5 || l == RAID10 }
+// Valid reports whether l is 0, 1, 5, 6 or 10.
+func (l Level) Valid() bool {
+	return l == RAID0 || l == RAID1 || l == RAID5 || l == RAID6 || l == RAID10
+}
 
-// ParseLevel reads "0", "1", "5", "10" (optionally prefixed "raid").
+// parity reports whether l keeps parity (RAID 5 and 6): its writes and
+// degraded reads work on whole stripes.
+func (l Level) parity() bool { return l == RAID5 || l == RAID6 }
+
+// ParseLevel reads "0", "1", "5", "6", "10" (optionally prefixed "raid").
 func ParseLevel(s string) (Level, error) {
 	t := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "raid")
 	n, err := strconv.Atoi(strings.TrimSpace(t))
 	if err != nil || !Level(n).Valid() {
-		return 0, fmt.Errorf("raid: unknown level %q (want 0, 1, 5 or 10)", s)
+		return 0, fmt.Errorf("raid: unknown level %q (want 0, 1, 5, 6 or 10)", s)
 	}
 	return Level(n), nil
 }
@@ -239,8 +246,11 @@ func (c Config) WithDefaults() Config {
 // MinMembers returns the fewest members level needs: 2 for RAID 0, 1
 // and 10 (which also needs an even count), 3 for RAID 5.
 func MinMembers(level Level) int {
-	if level == RAID5 {
+	switch level {
+	case RAID5:
 		return 3
+	case RAID6:
+		return 4
 	}
 	return 2
 }
@@ -254,13 +264,15 @@ func (c Config) Validate(members ...sim.Device) error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf("raid: "+format, args...)) }
 	if !c.Level.Valid() {
-		add("Config.Level: unknown level %d (want 0, 1, 5 or 10)", int(c.Level))
+		add("Config.Level: unknown level %d (want 0, 1, 5, 6 or 10)", int(c.Level))
 	}
 	if c.StripeUnit <= 0 {
 		add("Config.StripeUnit must be positive, got %d bytes", c.StripeUnit)
 	}
 	if !c.Layout.Valid() {
 		add("Config.Layout: unknown layout %d", uint8(c.Layout))
+	} else if c.Level == RAID6 && c.Layout != LeftSymmetric {
+		add("Config.Layout: RAID 6 is modelled in md's left-symmetric layout only, got %v", c.Layout)
 	}
 	if !c.Raid5Write.Valid() {
 		add("Config.Raid5Write: unknown write policy %d", uint8(c.Raid5Write))

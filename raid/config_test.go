@@ -33,10 +33,10 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		assert.Contains(t, msg, want)
 	}
 
-	err = raid.Config{Level: 6, StripeUnit: -1, Layout: 9, Raid5Write: 7, ReadPolicy: 3, ParityRate: -2, RebuildRate: -3}.Validate()
+	err = raid.Config{Level: 7, StripeUnit: -1, Layout: 9, Raid5Write: 7, ReadPolicy: 3, ParityRate: -2, RebuildRate: -3}.Validate()
 	require.Error(t, err)
 	assert.Len(t, strings.Split(err.Error(), "\n"), 7, err.Error())
-	assert.Contains(t, err.Error(), "raid: Config.Level: unknown level 6 (want 0, 1, 5 or 10)")
+	assert.Contains(t, err.Error(), "raid: Config.Level: unknown level 7 (want 0, 1, 5, 6 or 10)")
 
 	d := mem(t, eng, 1<<20, 512)
 	err = raid.Config{Level: raid.RAID10, StripeUnit: 4096}.Validate(d, d, d)

@@ -23,6 +23,8 @@ var levels = []struct {
 	{"level=5/layout=right-symmetric", raid.Config{Level: raid.RAID5, StripeUnit: 16 << 10, Layout: raid.RightSymmetric}, 3},
 	{"level=5/layout=right-asymmetric", raid.Config{Level: raid.RAID5, StripeUnit: 4 << 10, Layout: raid.RightAsymmetric, Raid5Write: raid.WriteRMW}, 4},
 	{"level=5/rcw", raid.Config{Level: raid.RAID5, StripeUnit: 16 << 10, Raid5Write: raid.WriteRCW, ParityRate: 1 << 30}, 5},
+	{"level=6/members=4", raid.Config{Level: raid.RAID6, StripeUnit: 16 << 10}, 4},
+	{"level=6/members=6", raid.Config{Level: raid.RAID6, StripeUnit: 8 << 10}, 6},
 	{"level=10", raid.Config{Level: raid.RAID10, StripeUnit: 16 << 10}, 4},
 }
 

@@ -1,4 +1,4 @@
-// Package raid simulates RAID arrays (levels 0, 1, 5 and 10) over any
+// Package raid simulates RAID arrays (levels 0, 1, 5, 6 and 10) over any
 // sim.Device members; an [Array] is itself a sim.Device, so it stacks
 // under a cache or over other arrays.
 //
@@ -72,6 +72,31 @@
 // in [Stats].Rebuild; with Config.RebuildData the spare ends holding the
 // lost member's exact bytes.
 //
+// # RAID 6
+//
+// RAID 6 is md's P+Q in the left-symmetric layout ([QMember],
+// [DataMember6], [DataIndex6]): P is the XOR of a stripe's data units
+// and Q their syndrome over GF(2^8) ([Syndromes]), computed on real
+// bytes when requests carry Data, so any two missing units of a stripe
+// are solved from the rest: reads with two members failed, a rebuild
+// with another member failed or a source unreadable. Writes are
+// reconstruct-writes over whole units (md's RAID 6 read-modify-write is
+// not modelled); Config.ParityRate applies to RAID 5 only.
+//
+// # Read errors and lost data
+//
+// A member read that fails (an unreadable sector, say from package
+// faults) is served from the redundancy and the bytes written back to
+// the member, as md does on a read error ([Stats].Repairs): RAID 5 XORs
+// the stripe's other members, RAID 6 solves with P and Q, mirrors read
+// another copy; a RAID 6 write whose pre-read fails does the same for
+// its stripe. A rebuild source that cannot be read while no redundancy
+// is left (RAID 5 with a member failed) loses that row's units of the
+// failed and the unreadable member: the rebuild records them, as md's
+// bad block log does, and goes on; [Array.LostRanges] names them and
+// reads there fail with [ErrLostInRebuild]. (A RAID 5 write whose
+// pre-read fails still fails.)
+//
 // # Statistics
 //
 // [Array.Stats] reports requests and bytes, RAID 5 full-stripe, RMW and
@@ -86,8 +111,8 @@
 // Partial-stripe writes to one stripe are served one after another
 // rather than merged into one stripe update as md's stripe cache can;
 // put a write-back cache above the array to gather small sequential
-// writes. A member error on a read is reported, not repaired from
-// redundancy; a member fails only when Fail says so. RAID 5 parity
+// writes. A member fails only when Fail says so (a member that returns
+// errors is not kicked out). RAID 5 parity
 // ranges that a write touches in two pieces (a write crossing a unit
 // boundary without covering a whole unit) are read and written as two
 // member requests.

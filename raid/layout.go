@@ -85,6 +85,8 @@ func (m Mapping) DataMembers() int {
 	switch m.Level {
 	case RAID5:
 		return m.Members - 1
+	case RAID6:
+		return m.Members - 2
 	case RAID1:
 		return 1
 	case RAID10:
@@ -122,6 +124,8 @@ func (m Mapping) Locate(off int64) Addr {
 	switch m.Level {
 	case RAID5:
 		mem = DataMember(m.Layout, m.Members, stripe, idx)
+	case RAID6:
+		mem = DataMember6(m.Members, stripe, idx)
 	case RAID10:
 		mem = 2 * idx
 	}
@@ -157,6 +161,11 @@ func (m Mapping) Logical(a Addr) (off int64, ok bool) {
 	switch m.Level {
 	case RAID5:
 		idx = DataIndex(m.Layout, m.Members, stripe, a.Member)
+		if idx < 0 {
+			return 0, false
+		}
+	case RAID6:
+		idx = DataIndex6(m.Members, stripe, a.Member)
 		if idx < 0 {
 			return 0, false
 		}

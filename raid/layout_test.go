@@ -181,11 +181,11 @@ func TestParseNames(t *testing.T) {
 	assert.Equal(t, raid.RightAsymmetric, l)
 	_, err = raid.ParseLayout("diagonal")
 	assert.EqualError(t, err, "raid: unknown layout \"diagonal\" (want left-symmetric, left-asymmetric, right-symmetric, right-asymmetric)")
-	for _, s := range []string{"0", "1", "5", "10", "raid5"} {
+	for _, s := range []string{"0", "1", "5", "6", "10", "raid5"} {
 		_, err := raid.ParseLevel(s)
 		assert.NoError(t, err, s)
 	}
-	_, err = raid.ParseLevel("6")
+	_, err = raid.ParseLevel("7")
 	assert.Error(t, err)
 	p, err := raid.ParseWritePolicy("rcw")
 	require.NoError(t, err)

@@ -15,6 +15,8 @@ const (
 	soReconstruct
 	soRebuild
 	soRepair
+	soWrite6
+	soReconstruct6
 )
 
 // stripeOp is the work of one op on one stripe that needs more than
@@ -35,8 +37,11 @@ type stripeOp struct {
 	target  []byte // reconstructing read: the parent's data
 	moff    int64  // reconstructing read: member offset and length
 	mlen    int64
-	member  int  // reconstructing read: the failed member; rebuild: the slot rebuilt; repair: the member rewritten
-	lost    bool // rebuild: a source read failed, the row's data is lost
+	member  int   // reconstructing read: the failed member; rebuild: the slot rebuilt; repair: the member rewritten
+	lost    bool  // rebuild: a source read failed, the row's data is lost
+	bad     []int // RAID 6 rebuild: sources whose read failed
+	reads   int   // RAID 6 rebuild: sources read
+	retried bool  // RAID 6 write: the stripe's other units were read after a read error
 }
 
 func (a *Array) getSO(o *op, kind soKind) *stripeOp {
@@ -56,8 +61,8 @@ func (a *Array) putSO(so *stripeOp) {
 		a.putBuf(b)
 		so.bufs[i] = nil
 	}
-	sp, bufs := so.sp, so.bufs
-	*so = stripeOp{a: a, bufs: bufs, sp: StripePlan{Data: sp.Data, Read: sp.Read, Write: sp.Write}}
+	sp, bufs, bad := so.sp, so.bufs, so.bad[:0]
+	*so = stripeOp{a: a, bufs: bufs, bad: bad, sp: StripePlan{Data: sp.Data, Read: sp.Read, Write: sp.Write}}
 	a.freeSOs = append(a.freeSOs, so)
 }
 
@@ -201,6 +206,12 @@ func (so *stripeOp) advance() {
 		if a.repairAdvance(so) {
 			return
 		}
+	case soWrite6:
+		if a.write6Advance(so) {
+			return
+		}
+	case soReconstruct6:
+		a.reconstruct6Done(so)
 	case soRebuild:
 		if so.phase == 0 && !so.failed && !so.lost {
 			so.phase = 1

@@ -66,6 +66,8 @@ func (a *Array) Rebuild(spare sim.Device) error {
 	switch a.cfg.Level {
 	case RAID5:
 		lost = len(a.Failed()) > 1
+	case RAID6:
+		lost = len(a.Failed()) > 2
 	case RAID1:
 		lost = len(a.Failed()) == a.n
 	case RAID10:
@@ -135,13 +137,18 @@ func (a *Array) startRebuildStep(o *op) {
 		if a.avail(f^1, row) {
 			a.cand = append(a.cand, f^1)
 		}
+	case RAID6:
+		if !a.sources6(f, row) {
+			o.fail(a.lost(o, row))
+			return
+		}
 	}
 	if len(a.cand) == 0 {
 		o.fail(a.lost(o, row))
 		return
 	}
 	so := a.getSO(o, soRebuild)
-	so.stripe, so.member = row, f
+	so.stripe, so.member, so.reads = row, f, len(a.cand)
 	o.pending++
 	for _, m := range a.cand {
 		var buf []byte
@@ -158,6 +165,10 @@ func (a *Array) startRebuildStep(o *op) {
 
 // rebuildWrite writes the rebuilt stripe unit to the spare.
 func (a *Array) rebuildWrite(so *stripeOp) {
+	if a.m.Level == RAID6 {
+		a.rebuildWrite6(so)
+		return
+	}
 	f := so.member
 	var out []byte
 	if a.cfg.RebuildData {

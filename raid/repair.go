@@ -91,6 +91,10 @@ func (a *Array) repair(c *child, q *sim.Request) bool {
 				a.cand = append(a.cand, p)
 			}
 		}
+	case RAID6:
+		if !a.sources6(m, row) {
+			return false
+		}
 	case RAID1:
 		for p := range a.n {
 			if p != m && a.avail(p, row) {
@@ -130,7 +134,10 @@ func (a *Array) repairAdvance(so *stripeOp) bool {
 		return false
 	}
 	so.phase = 1
-	if so.target != nil {
+	if so.target != nil && a.m.Level == RAID6 {
+		a.solveRow6(so, so.stripe, so.mlen, a.unread6(so))
+		copy(so.target, so.bufs[so.member][:so.mlen])
+	} else if so.target != nil {
 		clear(so.target)
 		for p, b := range so.bufs {
 			if p != so.member && b != nil {
@@ -150,6 +157,10 @@ func (a *Array) rebuildReadFailed(c *child, q *sim.Request) bool {
 	so := c.so
 	if so == nil || so.kind != soRebuild || q.Op != sim.Read || errors.Is(q.Err, ErrDataLost) {
 		return false
+	}
+	if a.m.Level == RAID6 { // P and Q may still solve the row: rebuildWrite6 decides
+		so.bad = append(so.bad, c.member)
+		return true
 	}
 	so.lost = true
 	for _, m := range []int{so.member, c.member} {

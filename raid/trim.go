@@ -10,7 +10,7 @@ import "github.com/raidsim/raidsim/sim"
 // keep their data. Trims carry no data and need no parity arithmetic.
 func (a *Array) startTrim(o *op) {
 	r := o.r
-	if a.m.Level == RAID5 {
+	if a.m.Level.parity() {
 		fs := a.m.FullStripe()
 		for s := (r.Offset + fs - 1) / fs; (s+1)*fs <= r.End(); s++ {
 			for m := range a.mem {

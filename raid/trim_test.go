@@ -25,7 +25,7 @@ func TestTrimWholeChunks(t *testing.T) {
 			}
 			u, fs := a.StripeUnit(), a.FullStripe()
 			unit := u
-			if lv.cfg.Level == raid.RAID5 {
+			if lv.cfg.Level == raid.RAID5 || lv.cfg.Level == raid.RAID6 {
 				unit = fs
 			}
 			data := bytes.Repeat([]byte{0x5a}, int(6*fs))
@@ -50,13 +50,13 @@ func TestTrimWholeChunks(t *testing.T) {
 				perUnit = 2
 			case raid.RAID10:
 				perUnit = 2
-			case raid.RAID5:
+			case raid.RAID5, raid.RAID6:
 				perUnit = int64(lv.members)
 			}
 			if n := trims(mems) - before; n != 2*perUnit {
 				t.Errorf("members got %d trims, want %d", n, 2*perUnit)
 			}
-			if lv.cfg.Level == raid.RAID5 {
+			if lv.cfg.Level == raid.RAID5 || lv.cfg.Level == raid.RAID6 {
 				if err := a.Fail(0); err != nil {
 					t.Fatal(err)
 				}

@@ -67,9 +67,9 @@ func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
 	var cfg raid.Config
 	var err error
 	if r.Level == "" {
-		p.add(at+"level", "missing: give 0, 1, 5 or 10")
+		p.add(at+"level", "missing: give 0, 1, 5, 6 or 10")
 	} else if cfg.Level, err = raid.ParseLevel(r.Level); err != nil {
-		p.add(at+"level", "%q is not a RAID level (want 0, 1, 5 or 10)", r.Level)
+		p.add(at+"level", "%q is not a RAID level (want 0, 1, 5, 6 or 10)", r.Level)
 	} else if n > 0 && n <= MaxDisks {
 		if minN := raid.MinMembers(cfg.Level); n < minN {
 			p.add("stack.disks", "%v needs at least %d drives, got %d", cfg.Level, minN, n)

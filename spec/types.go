@@ -161,7 +161,7 @@ type DriveSpec struct {
 
 // RAID is raid.Config with names for the enumerations.
 type RAID struct {
-	// Level is 0, 1, 5 or 10.
+	// Level is 0, 1, 5, 6 or 10.
 	Level string `yaml:"level" json:"level"`
 	// StripeUnit is the bytes each member holds of one stripe (default
 	// 64KiB), a multiple of the sector size.

@@ -91,4 +91,15 @@ func TestRebuildUnderUREsReportsLoss(t *testing.T) {
 	assert.Positive(t, rep.RAID.LostBytes)
 	assert.NotEmpty(t, rep.RAID.LostRanges)
 	assert.Zero(t, rep.RAID.LostBytes%65536, "whole stripe units")
+
+	// The same run as RAID 6 loses nothing: Q solves what the URE hid.
+	code, out, errOut = runCLI(t, append(args, "--raid", "6", "--json")...)
+	require.Equal(t, 0, code, errOut)
+	rep.RAID.LostBytes, rep.RAID.LostRanges = 0, nil
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.True(t, rep.RAID.Rebuild.Done)
+	assert.Positive(t, rep.Faults.UREs)
+	assert.Zero(t, rep.RAID.LostBytes)
+	assert.Empty(t, rep.RAID.LostRanges)
+	assert.NotContains(t, out, "first_error")
 }

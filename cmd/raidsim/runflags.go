@@ -163,7 +163,7 @@ var runFlags = []*runFlag{
 		usage: "the drive's tagged queue depth, 1 to 32"},
 
 	{name: "raid", group: groupRAID, metavar: "LEVEL", path: "stack.raid.level", example: "5",
-		usage: "make an array of the drives: RAID 0, 1, 5 or 10"},
+		usage: "make an array of the drives: RAID 0, 1, 5, 6 or 10"},
 	{name: "disks", group: groupRAID, metavar: "N", path: "stack.disks", needs: raidSec, example: "4",
 		usage: "number of drives in the array (0: the fewest the level needs)"},
 	{name: "stripe", group: groupRAID, metavar: "SIZE", path: "stack.raid.stripe_unit", needs: raidSec, example: "128KiB",

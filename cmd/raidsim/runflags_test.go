@@ -310,7 +310,7 @@ var badValues = []struct {
 	{[]string{"--scheduler", "elevator"}, "drive: {scheduler: elevator}", synth(""), "", `stack.drive.scheduler: "elevator"`},
 	{[]string{"--ncq", "64"}, "drive: {queue_depth: 64}", synth(""), "", "stack.drive.queue_depth: 64 is outside 1..32"},
 	{[]string{"--ncq", "0"}, "drive: {queue_depth: 0}", synth(""), "", "stack.drive.queue_depth: 0 is not a usable value"},
-	{[]string{"--raid", "7"}, "raid: {level: 7}", synth(""), "", `stack.raid.level: "7" is not a RAID level (want 0, 1, 5 or 10)`},
+	{[]string{"--raid", "7"}, "raid: {level: 7}", synth(""), "", `stack.raid.level: "7" is not a RAID level (want 0, 1, 5, 6 or 10)`},
 	{[]string{"--raid", "5", "--disks", "2"}, "raid: {level: 5}, disks: 2", synth(""), "", "stack.disks: RAID 5 needs at least 3 drives, got 2"},
 	{[]string{"--raid", "0", "--disks", "100000"}, "raid: {level: 0}, disks: 100000", synth(""), "", "stack.disks: 100000 is outside 0..256"},
 	{[]string{"--raid", "0", "--stripe", "3000"}, "raid: {level: 0, stripe_unit: 3000}", synth(""), "", "stack.raid.stripe_unit: 3000 is not a multiple of 512"},
