@@ -61,6 +61,12 @@ type Config struct {
 	// Rules are further faults, applied in order; the first whose
 	// predicate matches decides (see Rule).
 	Rules []Rule
+	// WriteCache acknowledges writes at once, as a drive with a
+	// volatile write cache does, and passes them (a copy of their Data)
+	// to the device below; a Flush completes once every write
+	// acknowledged before it has reached that device, a FUA write once
+	// it has. Device.Unpersisted lists what a power loss would lose.
+	WriteCache bool
 }
 
 // WithDefaults returns c with Recovery filled.

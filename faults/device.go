@@ -77,6 +77,10 @@ type Device struct {
 	bad     badSet
 
 	submitted int64
+	cached    []*child // writes acknowledged early, not yet below
+	writing   []*child // with WriteCache: every write on its way below
+	readWait  []*child // with WriteCache: reads of bytes on their way below
+	flushWait []*child // flushes waiting for cached writes
 	busyUntil sim.Time
 	held      []*child
 	free      []*child
@@ -99,6 +103,8 @@ type child struct {
 	extra  time.Duration // start delay from rules and slowness
 	refs   int           // the request below and events still to come
 	done   bool          // parent completed
+	cached bool          // a write acknowledged early (Config.WriteCache)
+	copy   []byte        // its Data, copied
 }
 
 // New wraps inner with the faults of cfg, which gets its defaults and is
@@ -184,6 +190,9 @@ func (d *Device) Submit(r *sim.Request) error {
 	if d.applyRules(c, r) {
 		return nil
 	}
+	if d.cfg.WriteCache && d.cacheWrite(c, r) {
+		return nil
+	}
 	if d.cfg.Timeout > 0 {
 		c.refs++
 		d.eng.Schedule(now.Add(d.cfg.Timeout), &d.hTimeout, c)
@@ -237,9 +246,13 @@ func (d *Device) applyRules(c *child, r *sim.Request) bool {
 
 // send passes c's request to the device below.
 func (d *Device) send(c *child) {
-	p := c.parent
 	q := &c.req
-	q.Op, q.Offset, q.Length, q.FUA, q.Data = p.Op, p.Offset, p.Length, p.FUA, p.Data
+	if c.cached { // acknowledged already: its own copy of the request
+		q.Data = c.copy
+	} else {
+		p := c.parent
+		q.Op, q.Offset, q.Length, q.FUA, q.Data = p.Op, p.Offset, p.Length, p.FUA, p.Data
+	}
 	q.Err, q.Ctx, q.Done = nil, c, d.innerDone
 	c.refs++
 	if err := d.inner.Submit(q); err != nil {
@@ -258,6 +271,16 @@ func (d *Device) onInnerDone(q *sim.Request) {
 	if d.cfg.FailAfterIOs > 0 && d.st.Completed == d.cfg.FailAfterIOs {
 		defer d.Fail() // this one completes; the next do not
 	}
+	if c.cached { // on the device below now (or lost, if it failed)
+		if q.Err == nil {
+			d.st.Rewritten += int64(d.bad.clear(q.Offset/d.ss, q.End()/d.ss))
+		}
+		d.persisted(c)
+		return
+	}
+	if d.cfg.WriteCache && q.Op == sim.Write {
+		d.written(c)
+	}
 	if c.done { // timed out: the host no longer waits for it
 		d.release(c)
 		return
@@ -275,6 +298,7 @@ func (d *Device) onInnerDone(q *sim.Request) {
 	case q.Op == sim.Write:
 		d.st.Rewritten += int64(d.bad.clear(q.Offset/d.ss, q.End()/d.ss))
 	}
+
 	c.err = err
 	if delay == 0 {
 		d.deliver(c)
@@ -343,6 +367,9 @@ func (d *Device) get() *child {
 // release returns c to the free list once nothing refers to it.
 func (d *Device) release(c *child) {
 	if c.refs == 0 && c.done {
+		if d.cfg.WriteCache {
+			d.written(c)
+		}
 		c.req = sim.Request{}
 		c.err = nil
 		d.free = append(d.free, c)

@@ -247,3 +247,43 @@ func TestConfigErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), want)
 	}
 }
+
+func TestConformanceWriteCache(t *testing.T) {
+	simtest.TestDevice(t, func(t *testing.T) (sim.Device, *sim.Engine) {
+		d, _, eng := wrap(t, 1, 64<<20, 100*time.Microsecond, faults.Config{WriteCache: true})
+		return d, eng
+	}, simtest.WithData())
+}
+
+// TestWriteCacheUnpersisted: a cached write is acknowledged at once and
+// listed as unpersisted until it reaches the device below (whose bytes
+// change only then); a flush waits for it; a FUA write is not cached.
+func TestWriteCacheUnpersisted(t *testing.T) {
+	d, mem, eng := wrap(t, 1, 1<<20, 10*time.Millisecond, faults.Config{WriteCache: true})
+	data := []byte("0123456789abcdef0123456789abcdef")
+	buf := make([]byte, 512)
+	copy(buf, data)
+	var acked, flushed sim.Time
+	w := &sim.Request{Op: sim.Write, Offset: 4096, Length: 512, Data: buf, Done: func(r *sim.Request) { acked = r.Completed }}
+	require.NoError(t, d.Submit(w))
+	f := &sim.Request{Op: sim.Flush, Done: func(r *sim.Request) { flushed = r.Completed }}
+	require.NoError(t, d.Submit(f))
+	clear(buf) // the host reuses its buffer once acknowledged
+	eng.RunUntil(sim.Time(time.Millisecond))
+	assert.Equal(t, sim.Time(0), acked, "acknowledged at once")
+	assert.Equal(t, []faults.Extent{{Offset: 4096, Length: 512}}, d.Unpersisted())
+	got := make([]byte, 32)
+	_, err := mem.ReadAt(got, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, make([]byte, 32), got, "not on the device below yet")
+	eng.Run()
+	assert.Empty(t, d.Unpersisted())
+	_, err = mem.ReadAt(got, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, data, got, "the cached copy reached the device, not the reused buffer")
+	assert.Equal(t, sim.Time(10*time.Millisecond), flushed, "the flush waited for the cached write")
+	r := &sim.Request{Op: sim.Write, Offset: 0, Length: 512, FUA: true, Done: func(*sim.Request) {}}
+	require.NoError(t, d.Submit(r))
+	eng.Run()
+	assert.Equal(t, 10*time.Millisecond, r.Latency(), "FUA goes through")
+}
