@@ -44,6 +44,20 @@ func newGeometry(p *Params) geometry {
 }
 
 func (g *geometry) blocks() int64 { return int64(g.blocksPerDie) * int64(g.dies) }
+
+// dieUnits returns how many logical units live on die d.
+func (g *geometry) dieUnits(d int) int64 {
+	upg := int64(g.unitsPerProgram)
+	stripe := int64(g.dies) * upg
+	full, rest := g.units/stripe, g.units%stripe
+	return full*upg + min(max(rest-int64(d)*upg, 0), upg)
+}
+
+// dieUnit returns die d's i-th logical unit (0 <= i < dieUnits(d)).
+func (g *geometry) dieUnit(d int, i int64) int64 {
+	upg := int64(g.unitsPerProgram)
+	return i/upg*int64(g.dies)*upg + int64(d)*upg + i%upg
+}
 func (g *geometry) slots() int64  { return g.blocks() * int64(g.unitsPerBlock) }
 
 const (
@@ -83,6 +97,7 @@ type dieFTL struct {
 	gc      openBlock
 	buckets []int32 // closed blocks by valid count: list heads
 	minFree int
+	st      ftlStats // this die's counters (freeMin unused: minFree)
 }
 
 // revChunk holds the reverse map and valid bits of a run of blocks,
@@ -92,7 +107,7 @@ type revChunk struct {
 	bits []uint64 // slot valid
 }
 
-// ftlStats are the FTL's counters.
+// ftlStats are the FTL's counters: per die, and summed by ftl.stats.
 type ftlStats struct {
 	hostUnits uint64 // units written by the host
 	gcMoves   uint64 // valid units copied by garbage collection
@@ -111,7 +126,6 @@ type ftl struct {
 	chunkBlocks int32 // blocks per revChunk
 	blk         []block
 	dies        []dieFTL
-	st          ftlStats
 
 	// moveHook and eraseHook, when set (by tests), see every GC copy
 	// and every erase.
@@ -141,7 +155,6 @@ func newFTL(p *Params) *ftl {
 		}
 		die.minFree = len(die.free)
 	}
-	f.st.freeMin = int(g.blocksPerDie)
 	return f
 }
 
@@ -208,7 +221,7 @@ func (f *ftl) write(lpn int64, buffered bool, w *gcWork) int64 {
 	}
 	*e = v
 	f.place(ppn, lpn)
-	f.st.hostUnits++
+	f.dies[d].st.hostUnits++
 	return ppn
 }
 
@@ -305,10 +318,7 @@ func (f *ftl) open(die *dieFTL) int32 {
 	n := len(die.free)
 	bn := die.free[n-1]
 	die.free = die.free[:n-1]
-	if n-1 < die.minFree {
-		die.minFree = n - 1
-		f.st.freeMin = min(f.st.freeMin, n-1)
-	}
+	die.minFree = min(die.minFree, n-1)
 	f.blk[bn].state = blockOpen
 	ci := bn / f.chunkBlocks
 	if f.rev[ci] == nil {
@@ -318,10 +328,26 @@ func (f *ftl) open(die *dieFTL) int32 {
 	return bn
 }
 
+// openAllChunks allocates every reverse-map chunk and forward-map chunk,
+// so that dies can write in parallel without allocating shared state.
+func (f *ftl) openAllChunks() {
+	per := int(f.chunkBlocks) * f.g.unitsPerBlock
+	for ci := range f.rev {
+		if f.rev[ci] == nil {
+			f.rev[ci] = &revChunk{rev: make([]uint32, per), bits: make([]uint64, (per+63)/64)}
+		}
+	}
+	for ci := range f.fwd {
+		if f.fwd[ci] == nil {
+			f.fwd[ci] = make([]uint32, 1<<fwdChunkShift)
+		}
+	}
+}
+
 func (f *ftl) close(die *dieFTL, bn int32) {
 	b := &f.blk[bn]
 	b.state = blockClosed
-	b.stamp = f.st.hostUnits
+	b.stamp = die.st.hostUnits
 	f.link(die, bn)
 }
 
@@ -366,7 +392,7 @@ func (f *ftl) move(d int, die *dieFTL, lpn int64, w *gcWork) {
 	f.fwd[lpn>>fwdChunkShift][lpn&(1<<fwdChunkShift-1)] = uint32(np + 1)
 	f.place(np, lpn)
 	w.moves++
-	f.st.gcMoves++
+	die.st.gcMoves++
 }
 
 // peekGC returns the slot the GC write point fills next (for moveHook).
@@ -385,8 +411,8 @@ func (f *ftl) erase(die *dieFTL, bn int32) {
 	b := &f.blk[bn]
 	b.valid, b.pending, b.state = 0, 0, blockFree
 	b.erases++
-	f.st.erases++
-	f.st.maxErase = max(f.st.maxErase, b.erases)
+	die.st.erases++
+	die.st.maxErase = max(die.st.maxErase, b.erases)
 	die.free = append(die.free, bn)
 }
 
@@ -423,7 +449,7 @@ func (f *ftl) costBenefit(d int) int32 {
 				return bn
 			}
 			u := float64(v) / upb
-			age := float64(f.st.hostUnits-b.stamp) + 1
+			age := float64(die.st.hostUnits-b.stamp) + 1
 			if s := age * (1 - u) / (2 * u); s > bestScore {
 				best, bestScore = bn, s
 			}
@@ -434,3 +460,19 @@ func (f *ftl) costBenefit(d int) int32 {
 
 // freeBlocks returns die d's free block count.
 func (f *ftl) freeBlocks(d int) int { return len(f.dies[d].free) }
+
+// stats sums the dies' counters: the most erased block, the fewest free
+// blocks any die had.
+func (f *ftl) stats() ftlStats {
+	var s ftlStats
+	s.freeMin = int(f.g.blocksPerDie)
+	for i := range f.dies {
+		d := &f.dies[i]
+		s.hostUnits += d.st.hostUnits
+		s.gcMoves += d.st.gcMoves
+		s.erases += d.st.erases
+		s.maxErase = max(s.maxErase, d.st.maxErase)
+		s.freeMin = min(s.freeMin, d.minFree)
+	}
+	return s
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 )
 
 // PreconditionResult says what preconditioning did.
@@ -40,7 +42,7 @@ const (
 // steadyRoundDiv). Counters
 // start afresh after it. It must be called before any request.
 func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
-	if d.outstanding != 0 || d.f.st.hostUnits != 0 {
+	if d.outstanding != 0 || d.f.stats().hostUnits != 0 {
 		return PreconditionResult{}, fmt.Errorf("ssd %s: precondition a fresh, idle drive only", d.name)
 	}
 	res := PreconditionResult{Kind: kind}
@@ -54,8 +56,8 @@ func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
 	default:
 		return res, fmt.Errorf("ssd %s: unknown precondition %d", d.name, uint8(kind))
 	}
-	res.HostBytes = int64(d.f.st.hostUnits) * d.unitBytes
-	d.base = d.f.st
+	res.HostBytes = int64(d.f.stats().hostUnits) * d.unitBytes
+	d.base = d.f.stats()
 	d.precondition = res
 	return res, nil
 }
@@ -72,18 +74,44 @@ func (d *Drive) fill() {
 
 func (d *Drive) steady(rng *rand.Rand) (int, float64) {
 	f := d.f
-	n := d.g.units
-	round := max(n/steadyRoundDiv, 1)
-	var w gcWork
+	g := &f.g
+	// Each die draws its own uniform random units from its own stream:
+	// the dies share nothing but read-only geometry, so they run in
+	// parallel, and the result does not depend on how many goroutines run
+	// them. Valid bits of two dies never share a word when blocks hold a
+	// multiple of 64 units; otherwise the dies run one after another.
+	streams := make([]*rand.Rand, g.dies)
+	for i := range streams {
+		streams[i] = rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
+	}
+	workers := 1
+	if g.unitsPerBlock%64 == 0 {
+		f.openAllChunks()
+		workers = min(runtime.GOMAXPROCS(0), g.dies)
+	}
+	perDie := max(g.units/steadyRoundDiv/int64(g.dies), 1)
 	prev := math.Inf(1)
 	rounds := 0
 	for rounds < steadyMaxRounds {
-		h0, m0 := f.st.hostUnits, f.st.gcMoves
-		for range round {
-			f.write(rng.Int64N(n), false, &w)
+		s0 := f.stats()
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var gw gcWork
+				for die := w; die < g.dies; die += workers {
+					n := g.dieUnits(die)
+					for range perDie {
+						f.write(g.dieUnit(die, streams[die].Int64N(n)), false, &gw)
+					}
+				}
+			}()
 		}
+		wg.Wait()
 		rounds++
-		wa := float64(f.st.hostUnits-h0+f.st.gcMoves-m0) / float64(f.st.hostUnits-h0)
+		s1 := f.stats()
+		wa := float64(s1.hostUnits-s0.hostUnits+s1.gcMoves-s0.gcMoves) / float64(s1.hostUnits-s0.hostUnits)
 		if rounds >= steadyMinRounds && math.Abs(wa-prev) <= steadyTolerance*wa {
 			return rounds, wa
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -121,9 +122,59 @@ func TestFTLProperty(t *testing.T) {
 				}
 			}
 		}
-		if f.st.gcMoves == 0 || f.st.erases == 0 {
-			t.Fatalf("seed %d: no garbage collection happened (%d moves, %d erases)", seed, f.st.gcMoves, f.st.erases)
+		if f.stats().gcMoves == 0 || f.stats().erases == 0 {
+			t.Fatalf("seed %d: no garbage collection happened (%d moves, %d erases)", seed, f.stats().gcMoves, f.stats().erases)
 		}
 		_ = bits.UintSize
+	}
+}
+
+// TestDieUnits: dieUnit enumerates exactly the units dieOf maps to each
+// die, once each.
+func TestDieUnits(t *testing.T) {
+	for _, p := range []Params{IntelX25MG2(), Samsung970EVOPlus()} {
+		p.Capacity = 40e9 + 4096*37 // a partial last stripe
+		p.FillDefaults()
+		g := newGeometry(&p)
+		f := &ftl{g: g}
+		var total int64
+		for d := range g.dies {
+			n := g.dieUnits(d)
+			total += n
+			for _, i := range []int64{0, 1, n / 2, n - 1} {
+				u := g.dieUnit(d, i)
+				if u < 0 || u >= g.units || f.dieOf(u) != d {
+					t.Fatalf("%s: die %d unit #%d = %d (die %d)", p.Name, d, i, u, f.dieOf(u))
+				}
+			}
+		}
+		if total != g.units {
+			t.Fatalf("%s: dies hold %d units, want %d", p.Name, total, g.units)
+		}
+	}
+}
+
+// TestSteadyIndependentOfWorkers: steady-state preconditioning gives the
+// same drive whatever the number of goroutines.
+func TestSteadyIndependentOfWorkers(t *testing.T) {
+	sum := func(procs int) (float64, uint64) {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		d, _ := newTestDrive(t, smallX25M(), Steady)
+		var h uint64
+		for lpn := range d.g.units {
+			ppn, _, _ := d.f.lookup(lpn)
+			h = h*1099511628211 ^ uint64(ppn)
+		}
+		return d.Preconditioned().WriteAmplification, h
+	}
+	wa1, h1 := sum(1)
+	wa2, h2 := sum(3)
+	if wa1 != wa2 || h1 != h2 {
+		t.Fatalf("1 worker: WA %v map %x; 3 workers: WA %v map %x", wa1, h1, wa2, h2)
+	}
+	d, _ := newTestDrive(t, smallX25M(), Steady)
+	if err := checkFTL(d.f); err != nil {
+		t.Fatal(err)
 	}
 }

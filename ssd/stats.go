@@ -69,7 +69,7 @@ type Stats struct {
 // Stats returns the counters with derived figures filled in.
 func (d *Drive) Stats() Stats {
 	s := d.st
-	fs := d.f.st
+	fs := d.f.stats()
 	s.HostUnits = int64(fs.hostUnits - d.base.hostUnits)
 	s.GCPageMoves = int64(fs.gcMoves - d.base.gcMoves)
 	s.Erases = int64(fs.erases - d.base.erases)

@@ -38,12 +38,12 @@ func TestWriteAmplificationModel(t *testing.T) {
 		d, _ := newTestDrive(t, waParams(op), Steady)
 		f := d.f
 		rng := rand.New(rand.NewPCG(7, uint64(op*100)))
-		h0, m0 := f.st.hostUnits, f.st.gcMoves
+		h0, m0 := f.stats().hostUnits, f.stats().gcMoves
 		var w gcWork
 		for range d.g.units / 2 {
 			f.write(rng.Int64N(d.g.units), false, &w)
 		}
-		got := float64(f.st.hostUnits-h0+f.st.gcMoves-m0) / float64(f.st.hostUnits-h0)
+		got := float64(f.stats().hostUnits-h0+f.stats().gcMoves-m0) / float64(f.stats().hostUnits-h0)
 		alpha := float64(d.g.slots()) / float64(d.g.units)
 		want := waModel(alpha)
 		t.Logf("OP %.0f%% (alpha %.4f physical/user): simulated greedy WA %.3f, Desnoyers/Xiang-Kurkoski model %.3f (%+.1f%%)",
