@@ -77,6 +77,21 @@ func (rc *readCache) slot(lba int64) int {
 	return best
 }
 
+// prefix returns how many sectors from lba on (fewer than n) one read
+// segment holds: the front of a partial hit.
+func (rc *readCache) prefix(lba, n int64) int64 {
+	var k int64
+	if !rc.filled {
+		return 0
+	}
+	for i := range rc.segs {
+		if s := &rc.segs[i]; s.start <= lba && lba < s.end {
+			k = max(k, min(s.end-lba, n-1))
+		}
+	}
+	return k
+}
+
 func (rc *readCache) touch(i int) {
 	rc.clock++
 	rc.segs[i].used = rc.clock

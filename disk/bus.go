@@ -24,15 +24,15 @@ func (d *Drive) busWrNs(n int64) int64 { return int64(float64(n)*d.busWrPerSec +
 func (d *Drive) readMissDone(c *cmd, bus int64) {
 	o := &d.ov
 	busStart := c.tMedia0
-	if wm := d.p.ReadBusWatermark; wm > 0 {
-		f := wm
-		if d.p.ReadBusWatermarkOfSegment {
-			f = min(wm*float64(d.rc.size)/float64(c.n), 1)
-		}
+	if f := d.watermark(c); f > 0 {
 		busStart += sim.Time(f * float64(c.tMedia1-c.tMedia0))
 	}
 	disconnects := o.Enabled && !o.NeverDisconnect
-	if disconnects {
+	if c.skip > 0 && (!d.p.PartialHitWait || float64(c.skip) >= d.watermark(c)*float64(c.n)) {
+		// A partial hit sends what the buffer holds at once; the rest
+		// follows from the media.
+		busStart = c.tOver
+	} else if disconnects {
 		disc := o.ReadDisconnectAfterRead
 		if d.prevWrite {
 			disc = o.ReadDisconnectAfterWrite
@@ -46,6 +46,16 @@ func (d *Drive) readMissDone(c *cmd, bus int64) {
 		c.tDone = c.tMedia1 + sim.Time(o.OtherReselect)
 	}
 	c.tBus0 = c.tDone - sim.Time(bus)
+}
+
+// watermark returns the share of read c that must be in the buffer
+// before its data start across the bus.
+func (d *Drive) watermark(c *cmd) float64 {
+	wm := d.p.ReadBusWatermark
+	if d.p.ReadBusWatermarkOfSegment && wm > 0 {
+		return min(wm*float64(d.rc.size)/float64(c.n), 1)
+	}
+	return wm
 }
 
 // writeDataAt returns when the data of write c, its command overhead

@@ -8,7 +8,8 @@ import "github.com/raidsim/raidsim/sim"
 // data may pass the head no earlier than ready. It fills c's timeline and
 // moves the arm.
 func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
-	p := d.g.locate(c.lba)
+	lba, n := c.lba+c.skip, c.n-c.skip // a partial hit reads the rest
+	p := d.g.locate(lba)
 	dist := p.cyl - d.armCyl
 	if dist < 0 {
 		dist = -dist
@@ -24,15 +25,15 @@ func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
 	c.seekDist = dist
 	c.tSeek = t + sim.Time(s)
 	c.tRot = max(c.tSeek, ready)
-	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, c.lba, p, c.n, (!write && d.p.ZeroLatencyRead) || (write && d.p.ZeroLatencyWrite))
+	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, lba, p, n, (!write && d.p.ZeroLatencyRead) || (write && d.p.ZeroLatencyWrite))
 	c.free = 0
-	if !write && d.p.ReadAnyFree && c.tMedia0 > c.tRot {
+	if !write && d.p.ReadAnyFree && c.tMedia0 > c.tRot && c.skip == 0 {
 		c.free = min(p.sector, d.g.zones[p.zone].sectorsIn(int64(c.tMedia0-c.tRot)))
 	}
-	d.lastLBA = c.lba + c.n
+	d.lastLBA = lba + n
 	d.armFree = c.tMedia1
 	if d.mediaHook != nil {
-		d.mediaHook(c.lba, c.n, write, c.tMedia0, c.tMedia1)
+		d.mediaHook(lba, n, write, c.tMedia0, c.tMedia1)
 	}
 }
 

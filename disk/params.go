@@ -451,6 +451,13 @@ type Params struct {
 	// restarting or extending read-ahead (DiskSim's "Read-ahead on idle
 	// hit" = 0). The zero value keeps reading ahead of a stream of hits.
 	NoReadAheadOnHit bool
+	// PartialHits reads from the media only the part of a read that is
+	// not in a read segment when its first sectors are: the buffered
+	// part crosses the bus at once (DiskSim's "Immed transfer partial
+	// hit" = 1), or, with PartialHitWait, only if it reaches the read
+	// watermark (= 0). The zero value reads all of such a read from the
+	// media.
+	PartialHits, PartialHitWait bool
 	// NoBufferCache uses the buffer only to match the media and bus
 	// speeds (DiskSim's "Enable caching in buffer" = 0): no read hits on
 	// data earlier commands left and no read-ahead. Dirty data of the

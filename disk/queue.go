@@ -17,6 +17,7 @@ type cmd struct {
 	doneKnown        bool
 	seekDist         int64
 	free             int64 // sectors before lba read during the rotational wait (ReadAnyFree)
+	skip             int64 // a partial hit's sectors at the front, in the buffer already (Params.PartialHits)
 
 	// Timeline, filled as service proceeds.
 	tQueue, tStart, tOver, tSeek, tRot, tMedia0, tMedia1, tBus0, tDone sim.Time

@@ -82,6 +82,9 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		}
 		d.stopPrefetch(now)
 		c.kind = kReadMedia
+		if d.p.PartialHits && !d.p.NoBufferCache {
+			c.skip = d.rc.prefix(c.lba, c.n)
+		}
 		d.armCmd, d.forcedLast = true, false
 		d.access(c, d.preseekFrom(c, ov, c.tOver), false, c.tOver)
 		d.readMissDone(c, bus)

@@ -40,20 +40,21 @@ var (
 		"extradisc command overhead": 16, "extradisc disconnect overhead": 17, "extradisc inter-disconnect delay": 18,
 		"extradisc 2nd disconnect overhead": 19, "extradisc seek delta": 20, "minimum seek delay": 21,
 	}
+	// oneAtATime keys would serve a second command while one is in
+	// service; the drive serves one at a time, so only 0 is honoured.
+	oneAtATime = map[string]bool{
+		"allow sneaky full read hits": true, "allow sneaky partial read hits": true,
+		"allow sneaky intermediate read hits": true, "allow write prebuffering": true,
+	}
 	// ignoredKeys are listed in the Report with the reason.
 	ignoredKeys = map[string]string{
-		"print stats":                         "statistics",
-		"hold bus entire write xfer":          "a write's data cross the bus whole before its media write",
-		"avg sectors per cylinder":            "not used by the disk itself",
-		"calc sector by sector":               "timing is exact",
-		"allow sneaky full read hits":         "no hits overtake the command in service",
-		"allow sneaky partial read hits":      "no hits overtake the command in service",
-		"allow sneaky intermediate read hits": "no hits overtake the command in service",
-		"allow write prebuffering":            "no prebuffering of queued writes",
-		"low (write) water mark":              "a write's data cross the bus whole before its media write",
-		"stop prefetch in sector":             "read-ahead stops at sector granularity",
-		"read directly to buffer":             "no separate sector buffer",
-		"immed transfer partial hit":          "partial hits are read from the media",
+		"print stats":                "statistics",
+		"hold bus entire write xfer": "a write's data cross the bus whole before its media write",
+		"avg sectors per cylinder":   "not used by the disk itself",
+		"calc sector by sector":      "timing is exact",
+		"low (write) water mark":     "a write's data cross the bus whole before its media write",
+		"stop prefetch in sector":    "read-ahead stops at sector granularity",
+		"read directly to buffer":    "no separate sector buffer",
 	}
 	// floatKeys and intKeys are numbers kept in ctrl.
 	floatKeys = map[string]func(c *ctrl) *float64{
@@ -88,6 +89,7 @@ var (
 		"read-ahead over requested":     func(p *disk.Params, on bool) { p.ReadAheadKeepsRequest = !on },
 		"combine seq writes":            func(p *disk.Params, on bool) { p.NoWriteMerge = !on },
 		"write hit stop prefetch":       func(p *disk.Params, on bool) { p.WriteHitStopsReadAhead = on },
+		"immed transfer partial hit":    func(p *disk.Params, on bool) { p.PartialHits, p.PartialHitWait = true, !on },
 	}
 )
 
@@ -98,6 +100,13 @@ func (l *loader) diskParam(c *ctrl, p *disk.Params, k string, pr Param) (bool, e
 	if i, ok := ovKeys[k]; ok {
 		f, err := v.Float()
 		c.ov[i] = f
+		return true, err
+	}
+	if oneAtATime[k] {
+		n, err := v.Int()
+		if err == nil && n != 0 {
+			err = errAt(pr.Pos, "%s = %d: cannot honour (the drive serves one command at a time: a queued command waits for the one in service); only 0 is supported", pr.Key, n)
+		}
 		return true, err
 	}
 	if why, ok := ignoredKeys[k]; ok {

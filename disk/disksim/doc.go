@@ -68,7 +68,9 @@
 //     its minimum and maximum, read-ahead over requested data,
 //     read-ahead on idle hits, write hits that stop read-ahead, the high
 //     water mark set by request or segment size (Params.ReadBusWatermark),
-//     almost read hits, read hits on write data, read any free blocks,
+//     almost read hits, partial hits (only the rest read from the media;
+//     the buffered part sent at once or at the watermark), read hits on
+//     write data, read any free blocks,
 //     immediate buffer read and write (zero-latency access), fast write
 //     levels 0, 1 (write-back only for the next piece of a write stream)
 //     and 2 (write-back, flushed before any other command), combined
@@ -76,12 +78,14 @@
 //
 // A parameter the drive model needs but cannot honour is an error naming
 // it: an access time type other than trackSwitchPlusRotation, a g2 or g4
-// layout, a controller that is not pass-through, bus arbitration time, a
-// driver's constant access time. A parameter it does not need (statistics, bus
-// ownership with one device per bus, sneaky hits and write prebuffering,
-// which overlap a second command with the one in service, the synthetic
-// workload, the logical organisation) is listed once in the [Report],
-// with the reason.
+// layout, sneaky read hits and write prebuffering (they serve a second
+// command while one is in service; the drive serves one at a time), a
+// controller that is not pass-through, bus arbitration time, a driver's
+// constant access time. A parameter it does not need (statistics, bus
+// ownership with one device per bus, the synthetic workload, the logical
+// organisation, and the low water mark and holding the bus for writes:
+// a write's data cross the bus whole before its media write) is listed
+// once in the [Report], with the reason.
 //
 // # Validation
 //
@@ -91,7 +95,7 @@
 // (metrics.Demerit):
 //
 //	drive       requests  measured mean  simulated mean  demerit   DiskSim's demerit
-//	atlas10k      10,000       3.893 ms        3.865 ms  0.110 ms  0.268 ms
+//	atlas10k      10,000       3.893 ms        3.864 ms  0.109 ms  0.268 ms
 //	hp_c3323a      9,074      15.765 ms       15.845 ms  0.250 ms  0.306 ms
 //
 // (raidsim validate --disksim FILE.parv --trace FILE reproduces them.)

@@ -250,3 +250,29 @@ func TestG1RPMError(t *testing.T) {
 		t.Errorf("synchronized: %d rpm", r)
 	}
 }
+
+// TestG1PartialHit: a read whose first blocks are in the buffer reads
+// only the rest from the media; with "Immed transfer partial hit = 1"
+// (tiny-fw1.diskspecs) the buffered blocks cross the bus at once.
+func TestG1PartialHit(t *testing.T) {
+	for _, tc := range []struct {
+		partial bool
+		want    float64
+	}{
+		// Read A, LBAs 0-3 (slots 3-6), completes at 7.168 ms as in
+		// TestG1BusTiming. Read B, LBAs 2-5: overhead to 7.328; LBAs 2-3
+		// are buffered and go at once; LBAs 4-5 (slots 7-8) pass at 17 to
+		// 19 ms; the bus is held: complete at 19 + 0.026.
+		{true, 19.026 - 7.168},
+		// Read wholly from the media: slots 5-8, 15 to 19 ms; the bus
+		// waits for all 4 blocks, after the reselect and preparation.
+		{false, 19 + 0.032 + 0.03 + 0.08 + 0.026 - 7.168},
+	} {
+		r := newTinyRig(t, "sparing0", "tiny-fw1.diskspecs", func(p *disk.Params) {
+			p.ReadAhead = disk.ReadAheadOff
+			p.PartialHits = tc.partial
+		})
+		near(t, "read A", r.do(sim.Read, 0, 4), 7.168)
+		near(t, fmt.Sprintf("read B, partial hits %v", tc.partial), r.do(sim.Read, 2, 4), tc.want)
+	}
+}

@@ -239,6 +239,7 @@ func TestLoadErrors(t *testing.T) {
 		{"mini.diskspecs", "Print stats = 1\n", "Print stats = 1,\n  Colour = blue\n", "mini.diskspecs:34: disksim_disk: unknown parameter \"Colour\""},
 		{"mini.diskspecs", "Fast write level = 2,", "Fast write level = 3,", "Fast write level = 3: unknown"},
 		{"mini.diskspecs", "Minimum read-ahead (blks) = 0,", "Minimum read-ahead (blks) = 100,", "Minimum read-ahead (blks) = 100: must be in 0..the segment size (64)"},
+		{"mini.diskspecs", "Print stats = 1\n", "Allow sneaky full read hits = 1,\n  Print stats = 1\n", "Allow sneaky full read hits = 1: cannot honour"},
 		{"mini.diskspecs", "Print stats = 1\n", "Preseeking level = 3,\n  Print stats = 1\n", "Preseeking level = 3: unknown"},
 		{"mini.diskspecs", "Print stats = 1\n", "Data preparation overhead = -1,\n  Print stats = 1\n", "data preparation overhead = -1: must be in 0..1000 ms"},
 		{"mini.diskspecs", "Scheduling policy = 3,", "Scheduling policy = 21,", "mini.diskspecs:7: Scheduling policy = 21: cannot honour"},
