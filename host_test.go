@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -179,5 +180,40 @@ func TestHostPowerLoss(t *testing.T) {
 	var buf bytes.Buffer
 	if err := rep.WriteText(&buf); err != nil || !strings.Contains(buf.String(), "page cache") {
 		t.Errorf("text report lacks the page cache's loss (%v)", err)
+	}
+}
+
+// TestNewHostStacks: two drives behind one host share its page cache
+// and CPU; a stack with its own host, or no host model, is refused.
+func TestNewHostStacks(t *testing.T) {
+	eng := sim.NewEngine(1)
+	st := spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"}}
+	ss, err := raidsim.NewHostStacks(eng, spec.Host{Preset: "desktop-ich8r"}, []spec.Stack{st, st}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss[0].Host != ss[1].Host || ss[0].Drives[0].Name() != "v0disk0" || ss[1].Drives[0].Name() != "v1disk0" {
+		t.Fatalf("stacks do not share one host, or drives misnamed: %s, %s", ss[0].Drives[0].Name(), ss[1].Drives[0].Name())
+	}
+	// 32 MiB written to each volume: one page cache holds both.
+	for _, s := range ss {
+		dev := s.Top
+		for i := range 32 {
+			if err := dev.Submit(&sim.Request{Op: sim.Write, Offset: int64(i) << 20, Length: 1 << 20, Done: func(*sim.Request) {}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	eng.RunUntil(sim.Time(time.Second))
+	if d := ss[0].Host.PageCache().Stats().DirtyBytes; d != 64<<20 {
+		t.Errorf("the shared page cache holds %d dirty bytes, want both volumes' 64 MiB", d)
+	}
+	own := st
+	own.Host.Preset = "server"
+	if _, err := raidsim.NewHostStacks(eng, spec.Host{Preset: "server"}, []spec.Stack{own}, nil); err == nil {
+		t.Error("a stack with its own host was accepted")
+	}
+	if _, err := raidsim.NewHostStacks(eng, spec.Host{}, []spec.Stack{st}, nil); err == nil {
+		t.Error("no host model was accepted")
 	}
 }

@@ -64,36 +64,8 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 		}
 		s.Host = h
 	}
-	members, err := s.buildDrives(eng, pl, prefix, obs)
-	if err != nil {
+	if err := s.buildBelow(eng, pl, prefix, obs); err != nil {
 		return nil, err
-	}
-	s.Top = members[0]
-	if pl.RAID != nil {
-		a, err := raid.New(eng, *pl.RAID, members, prefix+"array", obs)
-		if err != nil {
-			return nil, err
-		}
-		var errs []error
-		for _, f := range pl.Failures {
-			if err := a.FailAt(eng.Now().Add(f.At), f.Member); err != nil {
-				errs = append(errs, fmt.Errorf("raidsim: failure %v: %w", f, err))
-			}
-		}
-		if err := errors.Join(errs...); err != nil {
-			return nil, err
-		}
-		s.Array, s.Top = a, a
-		if err := s.scheduleRebuild(eng, pl, prefix, obs); err != nil {
-			return nil, err
-		}
-	}
-	if pl.Cache != nil {
-		c, err := cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
-		if err != nil {
-			return nil, err
-		}
-		s.Cache, s.Top = c, c
 	}
 	if s.Host != nil {
 		if err := s.Host.Attach(s.Top, pl.HostStorage); err != nil {
@@ -102,6 +74,89 @@ func Build(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*S
 		s.Top = s.Host
 	}
 	return s, nil
+}
+
+// buildBelow makes the devices under the host: the drives (behind the
+// host's driver when there is a host), the array, the volume cache; Top
+// is the highest of them.
+func (s *Stack) buildBelow(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) error {
+	members, err := s.buildDrives(eng, pl, prefix, obs)
+	if err != nil {
+		return err
+	}
+	s.Top = members[0]
+	if pl.RAID != nil {
+		a, err := raid.New(eng, *pl.RAID, members, prefix+"array", obs)
+		if err != nil {
+			return err
+		}
+		var errs []error
+		for _, f := range pl.Failures {
+			if err := a.FailAt(eng.Now().Add(f.At), f.Member); err != nil {
+				errs = append(errs, fmt.Errorf("raidsim: failure %v: %w", f, err))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		s.Array, s.Top = a, a
+		if err := s.scheduleRebuild(eng, pl, prefix, obs); err != nil {
+			return err
+		}
+	}
+	if pl.Cache != nil {
+		c, err := cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
+		if err != nil {
+			return err
+		}
+		s.Cache, s.Top = c, c
+	}
+	return nil
+}
+
+// NewHostStacks checks each stack description and builds them on eng
+// behind one host described by h (as stack.host describes one): a
+// computer with several volumes, one CPU and one page cache for all.
+// Each returned Stack's Top is its volume as the host serves it, and
+// Host the shared host. The stacks' own Host must be unset; device
+// names start "v0", "v1", ...
+func NewHostStacks(eng *sim.Engine, h spec.Host, stacks []spec.Stack, obs *sim.Observer) ([]*Stack, error) {
+	if len(stacks) == 0 || len(stacks) > 256 {
+		return nil, fmt.Errorf("raidsim: NewHostStacks needs 1 to 256 stacks, got %d", len(stacks))
+	}
+	var hs *host.Host
+	vols := make([]host.Volume, len(stacks))
+	out := make([]*Stack, len(stacks))
+	for i, st := range stacks {
+		if st.Host != (spec.Host{}) {
+			return nil, fmt.Errorf("raidsim: stack %d: its host is NewHostStacks' h, leave stack.host unset", i)
+		}
+		st.Host = h
+		pl, err := spec.PlanStack(&st)
+		if err != nil {
+			return nil, fmt.Errorf("raidsim: stack %d: %w", i, err)
+		}
+		if pl.Host == nil {
+			return nil, errors.New("raidsim: NewHostStacks needs a host model (h.Preset)")
+		}
+		if hs == nil {
+			if hs, err = host.New(eng, *pl.Host, "host", obs); err != nil {
+				return nil, err
+			}
+		}
+		s := &Stack{Host: hs}
+		if err := s.buildBelow(eng, pl, fmt.Sprintf("v%d", i), obs); err != nil {
+			return nil, err
+		}
+		vols[i], out[i] = host.Volume{Dev: s.Top, Storage: pl.HostStorage}, s
+	}
+	if err := hs.AttachVolumes(vols...); err != nil {
+		return nil, err
+	}
+	for i, s := range out {
+		s.Top = hs.Volume(i)
+	}
+	return out, nil
 }
 
 // buildDrives makes the plan's drives (disks, or SSDs preconditioned as
@@ -172,6 +227,9 @@ func (s *Stack) scheduleRebuild(eng *sim.Engine, pl *spec.Plan, prefix string, o
 	dev, err := s.newDrive(eng, pl, prefix+"spare", obs)
 	if err != nil {
 		return err
+	}
+	if s.Host != nil {
+		dev = s.Host.Driver(dev, prefix+"spare")
 	}
 	s.rebuild = &rebuildEvent{s: s, dev: dev}
 	eng.Schedule(eng.Now().Add(pl.Rebuild.At), s.rebuild, nil)

@@ -18,6 +18,11 @@
 // over the stack's top device, described by a [Storage] (software RAID
 // parity geometry, a host-memory volume cache), and builds the page
 // cache. The host is then a sim.Device with the storage's capacity.
+// A computer with several disks is one host with several volumes:
+// [Host.AttachVolumes] puts one page cache (one dirty limit) and one CPU
+// over all of them, and [Host.Volume] is the device of each, so a copy
+// from one disk to another goes through the same memory, as on a real
+// machine.
 //
 // # A request's path
 //

@@ -27,7 +27,7 @@ type Host struct {
 	obs   *sim.Observer
 	cpu   *cpu
 	link  [2]wire
-	store *shim        // in front of the storage
+	views []*view      // the volumes, after AttachVolumes
 	pc    *cache.Cache // the page cache, or nil
 	top   sim.Device   // where buffered requests go: pc, or store
 	cap   int64
@@ -123,12 +123,19 @@ func (h *Host) Attach(below sim.Device, st Storage) error {
 	}
 	s := &shim{h: h, below: below, kind: shimStorage, name: h.name + "-storage", st: st}
 	s.ev = shimHandler{s}
-	h.store, h.top, h.cap, h.ss = s, s, below.Capacity(), below.SectorSize()
+	return h.attachTop(s, below.Capacity(), below.SectorSize())
+}
+
+// attachTop makes dev (capacity bytes of ss-byte sectors) what the host
+// sends requests to, under the page cache when there is one.
+func (h *Host) attachTop(dev sim.Device, capacity int64, ss int) error {
+	h.top, h.cap, h.ss = dev, capacity, ss
 	if h.p.PageCacheSize() == 0 {
 		return nil
 	}
-	pc, err := cache.New(h.eng, h.p.PageCacheConfig(), s, h.name+"-page-cache", h.obs)
+	pc, err := cache.New(h.eng, h.p.PageCacheConfig(), dev, h.name+"-page-cache", h.obs)
 	if err != nil {
+		h.top = nil
 		return fmt.Errorf("host: page cache: %w", err)
 	}
 	h.pc, h.top = pc, pc
@@ -138,7 +145,9 @@ func (h *Host) Attach(below sim.Device, st Storage) error {
 // PageCache returns the page cache, or nil when there is none.
 func (h *Host) PageCache() *cache.Cache { return h.pc }
 
-// Capacity returns the storage's capacity in bytes (0 before Attach).
+// Capacity returns the storage's capacity in bytes (0 before Attach);
+// with several volumes, the span of the page cache's address space that
+// holds them all (use Volume(i) for each).
 func (h *Host) Capacity() int64 { return h.cap }
 
 // SectorSize returns the storage's sector size in bytes (0 before
@@ -149,16 +158,28 @@ func (h *Host) SectorSize() int { return h.ss }
 // host. It returns an error wrapping a sim sentinel for a request that
 // can never be served.
 func (h *Host) Submit(r *sim.Request) error {
+	if len(h.views) > 0 {
+		return errors.New("host: a host with several volumes takes requests through Volume(i)")
+	}
+	return h.submit(r, 0, h.cap)
+}
+
+// submit serves r, addressed within a volume of capacity bytes that
+// starts at base in the page cache's address space.
+func (h *Host) submit(r *sim.Request, base, capacity int64) error {
 	if h.top == nil {
 		return errors.New("host: Submit before Attach")
 	}
 	now := h.eng.Now()
 	r.Issued = now
-	if err := sim.CheckRequest(r, h.cap, h.ss); err != nil {
+	if err := sim.CheckRequest(r, capacity, h.ss); err != nil {
 		return fmt.Errorf("host %s: %w", h.name, err)
 	}
 	h.obs.OnSubmitted(h.name, r, now)
 	hr := h.get(r)
+	if r.Op != sim.Flush {
+		hr.Offset += base
+	}
 	h.stats.requests++
 	if l := h.p.Network; l != nil {
 		n := l.Overhead

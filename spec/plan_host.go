@@ -45,9 +45,13 @@ func planHost(p *problems, h *Host, pl *Plan) {
 	}
 	pl.Host = &hp
 	pl.HostStorage = host.Storage{VolumeCache: pl.Cache != nil}
-	if pl.RAID != nil && pl.RAID.Level == raid.RAID5 {
-		pl.HostStorage.Parity, pl.HostStorage.StripeUnit = 1, pl.RAID.StripeUnit
-		pl.HostStorage.DataMembers = pl.Disks - 1
+	if pl.RAID != nil && (pl.RAID.Level == raid.RAID5 || pl.RAID.Level == raid.RAID6) {
+		n := 1
+		if pl.RAID.Level == raid.RAID6 {
+			n = 2 // P and Q
+		}
+		pl.HostStorage.Parity, pl.HostStorage.StripeUnit = n, pl.RAID.StripeUnit
+		pl.HostStorage.DataMembers = pl.Disks - n
 	}
 }
 

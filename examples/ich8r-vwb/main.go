@@ -279,24 +279,18 @@ const meanFile = 1 << 20
 // Reads and writes go through the page cache of the article's desktop
 // (desktop-ich8r, 1 GiB: the read-ahead and the writeback gathered in
 // LBA order are what keep the arm from shuttling at every request),
-// Linux's writeback policy standing in for Windows XP's cache manager.
-// With two drives each is behind its own host model with half of that
-// page cache: a simplification (their CPUs are not shared, and this test
-// never taxes them).
+// Linux's writeback policy standing in for Windows XP's cache manager;
+// with two drives, both are volumes of the one host.
 func runISO(preset string, size int64) (isoTest, error) {
 	var t isoTest
 	// Two single drives: image on the second, install on the first.
 	eng := sim.NewEngine(seed)
-	single := spec.Stack{Drive: spec.Drive{Preset: preset}, Host: isoHost("512MiB")}
-	a, err := raidsim.NewStack(eng, single, "a", nil)
+	single := spec.Stack{Drive: spec.Drive{Preset: preset}}
+	ab, err := raidsim.NewHostStacks(eng, isoHost(), []spec.Stack{single, single}, nil)
 	if err != nil {
 		return t, err
 	}
-	b, err := raidsim.NewStack(eng, single, "b", nil)
-	if err != nil {
-		return t, err
-	}
-	if t.SecondDrive, err = newInstaller(eng, b.Top, a.Top, size).run(); err != nil {
+	if t.SecondDrive, err = newInstaller(eng, ab[1].Top, ab[0].Top, size).run(); err != nil {
 		return t, err
 	}
 	for _, v := range []struct {
@@ -310,7 +304,7 @@ func runISO(preset string, size int64) (isoTest, error) {
 		// The storage alone, as the two-drive case above: one machine's
 		// two stacks would need one host between them.
 		stc := v.c.stack()
-		stc.Host = isoHost("")
+		stc.Host = isoHost()
 		eng := sim.NewEngine(seed)
 		st, err := raidsim.NewStack(eng, stc, "", nil)
 		if err != nil {
@@ -564,7 +558,5 @@ func isoNotes(r results) []string {
 }
 
 // isoHost is the desktop of the ISO test, its files read and written
-// through the page cache (pageCache: its size, "" for the preset's).
-func isoHost(pageCache string) spec.Host {
-	return spec.Host{Preset: "desktop-ich8r", PageCache: pageCache}
-}
+// through the page cache.
+func isoHost() spec.Host { return spec.Host{Preset: "desktop-ich8r"} }
