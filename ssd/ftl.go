@@ -58,7 +58,7 @@ func (g *geometry) dieUnit(d int, i int64) int64 {
 	upg := int64(g.unitsPerProgram)
 	return i/upg*int64(g.dies)*upg + int64(d)*upg + i%upg
 }
-func (g *geometry) slots() int64  { return g.blocks() * int64(g.unitsPerBlock) }
+func (g *geometry) slots() int64 { return g.blocks() * int64(g.unitsPerBlock) }
 
 const (
 	fwdChunkShift = 16 // logical units per forward-map chunk: 65536 (256 KiB)
