@@ -58,6 +58,7 @@ const (
 	stageArrive = iota // reached the host over the link
 	stageIssue         // its CPU work is done: send it below
 	stageReply         // its reply reached the client
+	stageRefused       // the layer below refused it: reply with the error
 )
 
 type stageHandler struct{ h *Host }
@@ -72,6 +73,8 @@ func (e stageHandler) HandleEvent(now sim.Time, arg any) {
 		e.h.issue(now, hr)
 	case stageReply:
 		e.h.finish(now, hr)
+	case stageRefused:
+		e.h.childDone(&hr.Request)
 	}
 }
 
@@ -228,9 +231,9 @@ func (h *Host) issue(now sim.Time, hr *hreq) {
 	}
 	h.obs.OnChild(h.name, hr.up, &hr.Request, -1, now)
 	if err := dev.Submit(&hr.Request); err != nil {
-		hr.Err = err
-		hr.Completed = now
-		h.childDone(&hr.Request)
+		// Answer from the event loop: issue may run inside Submit.
+		hr.Err, hr.Completed, hr.stage = err, now, stageRefused
+		h.eng.Schedule(now, &h.ev, hr)
 	}
 }
 

@@ -435,3 +435,39 @@ func TestDriverName(t *testing.T) {
 		t.Errorf("driver shim does not name its drive (%v)", ok)
 	}
 }
+
+// refuser is a device that refuses every request at submit time.
+type refuser struct{ sim.Device }
+
+func (refuser) Submit(*sim.Request) error { return errors.New("refused") }
+
+// TestRefusedBelow: a request the storage refuses after the host took it
+// completes with the error, from the event loop, never inside Submit.
+func TestRefusedBelow(t *testing.T) {
+	eng := sim.NewEngine(1)
+	mem, _ := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20})
+	p := bare()
+	p.Direct = true
+	h, _ := host.New(eng, p, "h", nil)
+	if err := h.Attach(refuser{mem}, host.Storage{}); err != nil {
+		t.Fatal(err)
+	}
+	inSubmit, done := true, false
+	err := h.Submit(&sim.Request{Op: sim.Read, Length: 512, Done: func(r *sim.Request) {
+		if inSubmit {
+			t.Error("Done called inside Submit")
+		}
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "refused") {
+			t.Errorf("Err = %v, want the refusal", r.Err)
+		}
+		done = true
+	}})
+	inSubmit = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Run()
+	if !done {
+		t.Error("the request never completed")
+	}
+}
