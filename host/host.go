@@ -55,10 +55,10 @@ type hreq struct {
 
 // Stages of a request, for the event handler.
 const (
-	stageArrive = iota // reached the host over the link
-	stageIssue         // its CPU work is done: send it below
-	stageReply         // its reply reached the client
-	stageRefused       // the layer below refused it: reply with the error
+	stageArrive  = iota // reached the host over the link
+	stageIssue          // its CPU work is done: send it below
+	stageReply          // its reply reached the client
+	stageRefused        // the layer below refused it: reply with the error
 )
 
 type stageHandler struct{ h *Host }
