@@ -153,8 +153,10 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.dies = make([]die, d.g.dies)
 	for i := range d.dies {
 		d.dies[i] = die{idx: i, ch: i % p.Channels}
-		d.dies[i].q.grow(16)
-		d.dies[i].rq.grow(16)
+		// Room for the whole buffer and a full queue on one die, so the
+		// ring never grows in steady state.
+		d.dies[i].q.grow(int(min(p.WriteBuffer/d.unitBytes+int64(p.QueueDepth), 1<<16)))
+		d.dies[i].rq.grow(p.QueueDepth)
 	}
 	d.slots = make([]slot, p.QueueDepth)
 	d.freeSlots = make([]int32, 0, p.QueueDepth)
