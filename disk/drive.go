@@ -42,6 +42,7 @@ type Drive struct {
 	ov          CommandOverheads
 	prevWrite   bool     // the last command served was a write (or flush)
 	armFree     sim.Time // when the arm finished its last job (Params.Preseek)
+	halfRev     bool     // the next track piece is a positioned access's first (AccessAverageRotation)
 
 	// Tagged command queue: slots, free tags, arrival order.
 	slots   [MaxQueueDepth]cmd

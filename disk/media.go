@@ -9,6 +9,12 @@ import "github.com/raidsim/raidsim/sim"
 // moves the arm.
 func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
 	lba, n := c.lba+c.skip, c.n-c.skip // a partial hit reads the rest
+	if d.p.AccessTime == AccessConstant {
+		c.seekDist, c.tSeek, c.tRot, c.free = 0, t, max(t, ready), 0
+		c.tMedia0, c.tMedia1 = c.tRot, c.tRot+sim.Time(d.p.ConstantAccessTime)
+		d.accessed(c, lba, n, write)
+		return
+	}
 	p := d.g.locate(lba)
 	dist := p.cyl - d.armCyl
 	if dist < 0 {
@@ -25,11 +31,17 @@ func (d *Drive) access(c *cmd, t sim.Time, write bool, ready sim.Time) {
 	c.seekDist = dist
 	c.tSeek = t + sim.Time(s)
 	c.tRot = max(c.tSeek, ready)
+	d.halfRev = d.p.AccessTime == AccessAverageRotation
 	c.tMedia0, c.tMedia1 = d.transfer(c.tRot, lba, p, n, (!write && d.p.ZeroLatencyRead) || (write && d.p.ZeroLatencyWrite))
 	c.free = 0
 	if !write && d.p.ReadAnyFree && c.tMedia0 > c.tRot && c.skip == 0 {
 		c.free = min(p.sector, d.g.zones[p.zone].sectorsIn(int64(c.tMedia0-c.tRot)))
 	}
+	d.accessed(c, lba, n, write)
+}
+
+// accessed records c's media access of n sectors from lba.
+func (d *Drive) accessed(c *cmd, lba, n int64, write bool) {
 	d.lastLBA = lba + n
 	d.armFree = c.tMedia1
 	if d.mediaHook != nil {
@@ -82,6 +94,16 @@ func (d *Drive) transfer(at sim.Time, lba int64, p pos, n int64, zl bool) (first
 // slots reads those ahead of it at once and the rest on the next pass, so
 // the piece ends one revolution after the partly passed sector.
 func (d *Drive) track(at sim.Time, z *zoneInfo, cyl, head, sector, k int64, zl bool) (start, end sim.Time) {
+	if d.p.AccessTime != AccessExact {
+		// No rotational position: half a revolution's wait when the
+		// access is positioned (averageRotation), none as it goes on.
+		start = at
+		if d.halfRev {
+			start += sim.Time(revNs(d.rpm) / 2)
+			d.halfRev = false
+		}
+		return start, start + sim.Time(z.xferNs(k))
+	}
 	off := (sector + z.trkSkew(cyl, head, d.g.heads)) % z.spt
 	a0 := off * unitsPerRev / z.spt
 	span := (off+k)*unitsPerRev/z.spt - a0 // angle units the k sectors cover

@@ -305,6 +305,27 @@ type ExtraWriteDisconnect struct {
 	SeekDelta time.Duration
 }
 
+// AccessTime says how media access times are computed (DiskSim's G1
+// "Access time type"). The zero value models seeks and rotation.
+type AccessTime uint8
+
+const (
+	// AccessExact models the seek and the platter's rotation
+	// (trackSwitchPlusRotation).
+	AccessExact AccessTime = iota
+	// AccessAverageRotation models seeks but takes the rotational wait of
+	// every positioned access as half a revolution, "the statistical mean
+	// for random disk access" (averageRotation); the transfer then runs
+	// sector after sector, with head and cylinder switches but no further
+	// waits.
+	AccessAverageRotation
+	// AccessConstant takes Params.ConstantAccessTime for every media
+	// access, positioning and transfer included; the arm is not modelled
+	// (constant).
+	AccessConstant
+	numAccessTimes
+)
+
 // SeekPoint is one measured point of a seek curve.
 type SeekPoint struct {
 	// Distance is the seek distance in cylinders (at least 1).
@@ -380,6 +401,11 @@ type Params struct {
 	// locking, DiskSim's syncset). Off (the default), each drive starts
 	// at its own random angle (see Model.NewDrive).
 	SpindleSync bool
+	// AccessTime chooses how media access times are computed (default:
+	// seeks and rotation modelled).
+	AccessTime AccessTime
+	// ConstantAccessTime is every media access's time with AccessConstant.
+	ConstantAccessTime time.Duration
 	// Mapping is the track order of the layout (default conventional).
 	Mapping Mapping
 	// ZeroLatencyRead lets a read whose head lands inside its track's
@@ -795,6 +821,11 @@ func (p *Params) checkSeek(bad complain) {
 		} else if f.v > time.Second {
 			bad(f.name, "must be at most 1s, got %v", f.v)
 		}
+	}
+	if p.AccessTime >= numAccessTimes {
+		bad("AccessTime", "unknown access time type %d", uint8(p.AccessTime))
+	} else if p.AccessTime == AccessConstant && (p.ConstantAccessTime <= 0 || p.ConstantAccessTime > time.Second) {
+		bad("ConstantAccessTime", "must be in (0, 1s] with AccessConstant, got %v", p.ConstantAccessTime)
 	}
 	if !(p.InterfaceRate > 0) || p.InterfaceRate > 1e12 {
 		bad("InterfaceRate", "must be in (0, 1e12] bytes/s, got %g", p.InterfaceRate)

@@ -45,7 +45,9 @@
 //     towards the end of the disk; spare sectors at the end of the disk
 //     (7: the zones' spares added up at the end of the last zone). Slips,
 //     and defects remapped to spare locations.
-//   - Mechanics (dm_mech_g1): access time type trackSwitchPlusRotation;
+//   - Mechanics (dm_mech_g1): access time types trackSwitchPlusRotation,
+//     averageRotation (half a revolution's wait) and constant (with its
+//     constant access time);
 //     seek types extracted (the seek curve file, interpolated linearly),
 //     constant, linear, curve (Lee's equation), hpl and hplplus10
 //     (Ruemmler & Wilkes's equation, tabulated); head switch, write
@@ -77,11 +79,10 @@
 //     sequential writes, the queue length and the scheduling policy.
 //
 // A parameter the drive model needs but cannot honour is an error naming
-// it: an access time type other than trackSwitchPlusRotation, a g2 or g4
-// layout, sneaky read hits and write prebuffering (they serve a second
-// command while one is in service; the drive serves one at a time), a
-// controller that is not pass-through, bus arbitration time, a driver's
-// constant access time. A parameter it does not need (statistics, bus
+// it: a g2 or g4 layout, sneaky read hits and write prebuffering (they
+// serve a second command while one is in service; the drive serves one
+// at a time), a controller that is not pass-through, bus arbitration
+// time, a driver's constant access time. A parameter it does not need (statistics, bus
 // ownership with one device per bus, the synthetic workload, the logical
 // organisation, and the low water mark and holding the bus for writes:
 // a write's data cross the bus whole before its media write) is listed

@@ -11,11 +11,12 @@ import (
 )
 
 // g1Models are the hand-written layouts in testdata/g1: every sparing
-// scheme, the disk-wide serpentine mapping, and a zone table with a gap,
-// a shared cylinder and a cylinder count off by one.
+// scheme, the disk-wide serpentine mapping, a zone table with a gap,
+// a shared cylinder and a cylinder count off by one, and the access time
+// types averageRotation and constant.
 var g1Models = []string{
 	"sparing0", "sparing1", "sparing2", "sparing3", "sparing4", "sparing5", "sparing6",
-	"sparing7", "sparing8", "sparing9", "sparing10", "mapping2", "zonegaps",
+	"sparing7", "sparing8", "sparing9", "sparing10", "mapping2", "zonegaps", "accessavg", "accessconst",
 }
 
 // g1Files returns the tiny drive's files with model (a file in

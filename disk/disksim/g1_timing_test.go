@@ -276,3 +276,15 @@ func TestG1PartialHit(t *testing.T) {
 		near(t, fmt.Sprintf("read B, partial hits %v", tc.partial), r.do(sim.Read, 2, 4), tc.want)
 	}
 }
+
+// TestG1AccessTimeTypes: averageRotation waits half a revolution (5 ms)
+// when positioned; constant takes 2.5 ms for the whole media access.
+// Read LBAs 0-3 after the 0.16 ms overhead, then the bus as in
+// TestG1BusTiming (reselect, preparation, 4 blocks, completion).
+func TestG1AccessTimeTypes(t *testing.T) {
+	bus := 0.032 + 0.03 + 0.08 + 0.026
+	r := newTinyRig(t, "accessavg", "tiny.diskspecs", nil)
+	near(t, "averageRotation", r.do(sim.Read, 0, 4), 0.16+5+4+bus)
+	r = newTinyRig(t, "accessconst", "tiny.diskspecs", nil)
+	near(t, "constant", r.do(sim.Read, 0, 4), 0.16+2.5+bus)
+}

@@ -244,7 +244,7 @@ func TestLoadErrors(t *testing.T) {
 		{"mini.diskspecs", "Print stats = 1\n", "Data preparation overhead = -1,\n  Print stats = 1\n", "data preparation overhead = -1: must be in 0..1000 ms"},
 		{"mini.diskspecs", "Scheduling policy = 3,", "Scheduling policy = 21,", "mini.diskspecs:7: Scheduling policy = 21: cannot honour"},
 		{"mini.diskspecs", "Max queue length = 4,", "Max queue length = 4,\n  Max queue length = 5,", "mini.diskspecs:7: disksim_disk: parameter \"Max queue length\" given twice"},
-		{"mini.model", "Access time type = trackSwitchPlusRotation", "Access time type = averageRotation", "mini.model:5: Access time type = \"averageRotation\": cannot honour"},
+		{"mini.model", "Access time type = trackSwitchPlusRotation", "Access time type = spinning", "mini.model:5: Access time type = \"spinning\": unknown"},
 		{"mini.model", "Percent error in rpms = 0.0", "Percent error in rpms = -1.0", "Percent error in rpms = -1: must be in 0..50"},
 		{"mini.model", "LBN-to-PBN mapping scheme = 1", "LBN-to-PBN mapping scheme = 3", "mini.model:15: LBN-to-PBN mapping scheme = 3: unknown"},
 		{"mini.model", "Sparing scheme used = 9", "Sparing scheme used = 11", "mini.model:16: Sparing scheme used = 11: unknown"},

@@ -17,6 +17,7 @@ import (
 type mechIn struct {
 	access, seekType, curve                         string
 	single, full, avg, constant, settle, hs, rpmErr float64
+	constAccess                                     float64
 	rpm                                             int64
 	hpl, ten                                        []float64
 	curvePos                                        Pos
@@ -56,7 +57,7 @@ func (l *loader) readMech(b *Block) (mechIn, error) {
 		case "first ten seek times":
 			m.ten, err = floats(v)
 		case "constant access time":
-			l.ignore(b.Type, pr.Key, "access time type is not constant")
+			m.constAccess, err = v.Float()
 		default:
 			return false, nil
 		}
@@ -72,8 +73,17 @@ func (l *loader) mech(b *Block, p *disk.Params, cyls int64) error {
 	if err != nil {
 		return err
 	}
-	if m.access != "trackSwitchPlusRotation" {
-		return errAt(b.Pos, "Access time type = %q: cannot honour (only trackSwitchPlusRotation)", m.access)
+	switch m.access {
+	case "trackSwitchPlusRotation":
+	case "averageRotation":
+		p.AccessTime = disk.AccessAverageRotation
+	case "constant":
+		if !(m.constAccess > 0 && m.constAccess <= 1000) {
+			return errAt(b.Pos, "Access time type constant needs a Constant access time in (0, 1000] ms, got %g", m.constAccess)
+		}
+		p.AccessTime, p.ConstantAccessTime = disk.AccessConstant, ms(m.constAccess)
+	default:
+		return errAt(b.Pos, "Access time type = %q: unknown (constant, averageRotation, trackSwitchPlusRotation)", m.access)
 	}
 	if m.rpm < 1 || m.rpm > 100000 {
 		return errAt(b.Pos, "Rotation speed (in rpms) must be in 1..100000, got %d", m.rpm)
