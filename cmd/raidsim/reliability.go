@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/spec"
 	"io"
 	"math"
 	"slices"
@@ -46,6 +48,9 @@ type reliabilityOptions struct {
 	cycles                int
 	seed                  uint64
 	json                  bool
+	load, loadBS          string
+	loadDepth             int
+	loadWindow            time.Duration
 }
 
 // mdSpeedLimitMax is md's default /proc/sys/dev/raid/speed_limit_max,
@@ -84,6 +89,10 @@ func runReliability(args []string, stdout, _ io.Writer) error {
 	fs.Float64Var(&o.ure, "ure", 0, "unrecoverable read errors per bit read, e.g. 1e-14")
 	fs.DurationVar(&o.rebuild, "rebuild", 0, "rebuild time of one drive, e.g. 6h (default: capacity over the rebuild rate)")
 	fs.StringVar(&o.rebuildRate, "rebuild-rate", o.rebuildRate, "rebuild rate in bytes/s when --rebuild is not given (md's speed_limit_max)")
+	fs.StringVar(&o.load, "load", "", "with --drive: simulate the rebuild under this fio pattern (randrw, randread, write...) and use its time")
+	fs.StringVar(&o.loadBS, "load-bs", "4KiB", "the load's block size")
+	fs.IntVar(&o.loadDepth, "load-iodepth", 4, "the load's requests outstanding")
+	fs.DurationVar(&o.loadWindow, "load-window", 10*time.Minute, "virtual time simulated; the rebuild's rate over it is extrapolated to the whole drive")
 	fs.IntVar(&o.cycles, "cycles", o.cycles, "Monte Carlo cycles (failure to full redundancy)")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "Monte Carlo seed: the same seed prints the same figures")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
@@ -132,18 +141,13 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 		rate, from = float64(r), "--rebuild-rate"
 	}
 	if o.drive != "" {
-		dp, err := disk.Preset(o.drive)
-		var f disk.Figures
-		if err == nil {
-			f, err = disk.ComputeFigures(dp)
-		}
+		c, dr, err := driveFacts(o.drive)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("--drive: %v", err))
-		} else {
-			p.Capacity = f.Capacity
-			if dr := surfaceRate(f.OuterSustained, f.InnerSustained); dr < rate {
-				rate, from = dr, o.drive+" mean sequential rate"
-			}
+		}
+		p.Capacity = c
+		if err == nil && dr < rate {
+			rate, from = dr, o.drive+" mean sequential rate"
 		}
 	}
 	if o.capacity != "" {
@@ -160,9 +164,19 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 	}
 	p.AFR, p.MTTFHours, p.UREPerBit = o.afr/100, o.mttf, o.ure
 	p.Rebuild = o.rebuild
+	switch {
+	case o.load != "" && o.drive == "":
+		errs = append(errs, "--load needs --drive")
+	case o.load != "" && len(errs) == 0:
+		d, what, err := o.simulateRebuild(level, p.Disks, rate)
+		if err != nil {
+			errs = append(errs, "--load: "+err.Error())
+		}
+		p.Rebuild, from = d, what
+	}
 	if p.Rebuild == 0 && p.Capacity > 0 {
 		p.Rebuild = time.Duration(float64(p.Capacity) / rate * 1e9)
-	} else if p.Rebuild != 0 {
+	} else if o.rebuild != 0 {
 		from = "--rebuild"
 	}
 	if err := p.Validate(); err != nil {
@@ -248,4 +262,39 @@ func (r *reliabilityReport) writeText(w io.Writer) error {
 	t.AddRow("P(loss) per year, Markov", g(r.PLossPerYearMarkov))
 	t.Notes = []string{fmt.Sprintf("Monte Carlo: %d cycles, seed %d, rebuild time held constant.", r.MonteCarloCycles, r.Seed)}
 	return t.WriteText(w)
+}
+
+// simulateRebuild times a rebuild of member 0 of the array on --drive
+// under the --load job over --load-window, extrapolated to the whole
+// member (raidsim.RebuildUnderLoad), at most at rate bytes/s.
+func (o *reliabilityOptions) simulateRebuild(level, disks int, rate float64) (time.Duration, string, error) {
+	bs, err := trace.ParseSize(o.loadBS)
+	if err != nil {
+		return 0, "", fmt.Errorf("--load-bs: %w", err)
+	}
+	x := &spec.Experiment{Seed: o.seed, Stack: spec.Stack{
+		Drive: spec.Drive{Preset: o.drive}, Disks: disks,
+		RAID:     &spec.RAID{Level: strconv.Itoa(level), RebuildRate: spec.Size(rate)},
+		Failures: []spec.Failure{{Member: 0}}, Rebuild: &spec.Rebuild{Member: 0},
+	}, Phases: []spec.Phase{{Job: spec.Job{RW: o.load, BS: spec.Size(bs), IODepth: o.loadDepth}, Runtime: spec.Duration(o.loadWindow)}}}
+	s, err := raidsim.RebuildUnderLoad(x, o.loadWindow)
+	if err != nil {
+		return 0, "", err
+	}
+	return s.Estimate(), fmt.Sprintf("simulated under %s at depth %d: %.1f%% in %v, foreground %s IOPS", o.load, o.loadDepth,
+		100*float64(s.Bytes)/float64(s.Total), s.Elapsed.Round(time.Second), metrics.FormatSig(s.Foreground.All.IOPS, 3)), nil
+}
+
+// driveFacts returns a preset's capacity and mean sequential rate over
+// its surface.
+func driveFacts(preset string) (int64, float64, error) {
+	dp, err := disk.Preset(preset)
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := disk.ComputeFigures(dp)
+	if err != nil {
+		return 0, 0, err
+	}
+	return f.Capacity, surfaceRate(f.OuterSustained, f.InnerSustained), nil
 }

@@ -103,3 +103,27 @@ func TestRebuildUnderUREsReportsLoss(t *testing.T) {
 	assert.Empty(t, rep.RAID.LostRanges)
 	assert.NotContains(t, out, "first_error")
 }
+
+// TestReliabilityRebuildUnderLoad: --load simulates the rebuild on the
+// preset under a foreground job; the rebuild takes longer than the
+// drive's idle sequential pass would, and the estimate says how it was
+// made.
+func TestReliabilityRebuildUnderLoad(t *testing.T) {
+	run := func(extra ...string) reliabilityReport {
+		args := append([]string{"reliability", "--raid", "5", "--disks", "4", "--drive", "deskstar-7k160", "--afr", "2",
+			"--ure", "1e-14", "--json"}, extra...)
+		code, out, errOut := runCLI(t, args...)
+		require.Equal(t, 0, code, errOut)
+		var r reliabilityReport
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		return r
+	}
+	idle := run()
+	loaded := run("--load", "randrw", "--load-iodepth", "4", "--load-window", "30s")
+	assert.Contains(t, loaded.RebuildFrom, "simulated under randrw at depth 4")
+	assert.Greater(t, loaded.RebuildHours, idle.RebuildHours, "a loaded rebuild is slower")
+	assert.Less(t, loaded.MTTDLHoursMarkov, idle.MTTDLHoursMarkov, "a longer window loses data sooner")
+	code, _, errOut := runCLI(t, "reliability", "--raid", "5", "--capacity", "1TB", "--afr", "2", "--load", "randrw")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--load needs --drive")
+}
