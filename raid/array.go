@@ -329,10 +329,8 @@ func (a *Array) start(o *op) {
 			break // data a rebuild could not recover
 		}
 		switch a.m.Level {
-		case RAID5:
-			a.start5(o)
-		case RAID6:
-			a.start6(o)
+		case RAID5, RAID6:
+			a.startParity(o)
 		default:
 			a.startPlain(o)
 		}

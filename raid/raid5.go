@@ -66,9 +66,9 @@ func (a *Array) putSO(so *stripeOp) {
 	a.freeSOs = append(a.freeSOs, so)
 }
 
-// start5 splits a RAID 5 request: reads chunk by chunk (reconstructing
-// what a failed member held), writes stripe by stripe.
-func (a *Array) start5(o *op) {
+// startParity splits a RAID 5 or 6 request: reads chunk by chunk
+// (reconstructing what a failed member held), writes stripe by stripe.
+func (a *Array) startParity(o *op) {
 	r := o.r
 	if o.kind == kRead {
 		for off := r.Offset; off < r.End(); {
@@ -87,26 +87,33 @@ func (a *Array) start5(o *op) {
 	}
 	fs := a.m.FullStripe()
 	for s := r.Offset / fs; s*fs < r.End(); s++ {
-		a.writeStripe(o, s)
+		if a.m.Level == RAID6 {
+			a.writeStripe6(o, s)
+		} else {
+			a.writeStripe(o, s)
+		}
 	}
 }
 
-// reconstruct reads what failed member fm held at [moff, moff+n) as the
-// XOR of every other member's bytes there.
+// reconstruct reads what failed member fm held at [moff, moff+n): on
+// RAID 5 the XOR of every other member's bytes there, on RAID 6 solved
+// from every live member's.
 func (a *Array) reconstruct(o *op, fm int, row, moff, n int64, data []byte) {
-	for m := range a.n {
-		if m != fm && !a.avail(m, row) {
-			o.fail(a.lost(o, row))
-			return
-		}
+	kind, tolerate := soReconstruct, 1
+	if a.m.Level == RAID6 {
+		kind, tolerate = soReconstruct6, 2
 	}
-	so := a.getSO(o, soReconstruct)
+	if a.goneAt(row) > tolerate {
+		o.fail(a.lost(o, row))
+		return
+	}
+	so := a.getSO(o, kind)
 	so.stripe, so.target, so.moff, so.mlen, so.member = row, data, moff, n, fm
 	o.pending++
 	o.degraded = true
 	a.ct.reconstructed += n
 	for m := range a.n {
-		if m == fm {
+		if m == fm || !a.avail(m, row) {
 			continue
 		}
 		var buf []byte

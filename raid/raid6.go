@@ -79,65 +79,6 @@ func (a *Array) solveRow6(so *stripeOp, s int64, n int64, gone []int) bool {
 	return solve6(units, missing[:len(gone)])
 }
 
-// start6 splits a RAID 6 request: reads chunk by chunk (solving for
-// what unavailable members held), writes stripe by stripe.
-func (a *Array) start6(o *op) {
-	r := o.r
-	if o.kind == kRead {
-		for off := r.Offset; off < r.End(); {
-			n := min(r.End()-off, a.u-off%a.u)
-			ad := a.m.Locate(off)
-			row := ad.Offset / a.u
-			data := dataSlice(r, off, n)
-			if a.avail(ad.Member, row) {
-				a.issue(o, nil, ad.Member, sim.Read, ad.Offset, n, data)
-			} else {
-				a.reconstruct6(o, ad.Member, row, ad.Offset, n, data)
-			}
-			off += n
-		}
-		return
-	}
-	fs := a.m.FullStripe()
-	for s := r.Offset / fs; s*fs < r.End(); s++ {
-		a.writeStripe6(o, s)
-	}
-}
-
-// reconstruct6 reads every live member at [moff, moff+n) of row and
-// solves for what member fm held there.
-func (a *Array) reconstruct6(o *op, fm int, row, moff, n int64, data []byte) {
-	gone := 0
-	for m := range a.n {
-		if !a.avail(m, row) {
-			gone++
-		}
-	}
-	if gone > 2 {
-		o.fail(a.lost(o, row))
-		return
-	}
-	so := a.getSO(o, soReconstruct6)
-	so.stripe, so.target, so.moff, so.mlen, so.member = row, data, moff, n, fm
-	o.pending++
-	o.degraded = true
-	a.ct.reconstructed += n
-	for m := range a.n {
-		if !a.avail(m, row) {
-			continue
-		}
-		var buf []byte
-		if data != nil {
-			so.bufs[m] = a.getBuf()
-			buf = so.bufs[m][:n]
-		}
-		a.issue(o, so, m, sim.Read, moff, n, buf)
-	}
-	if so.pending == 0 {
-		so.advance()
-	}
-}
-
 // unread6 returns the members whose bytes so did not read (nil
 // buffers), in a scratch slice.
 func (a *Array) unread6(so *stripeOp) []int {
@@ -166,12 +107,7 @@ func (a *Array) writeStripe6(o *op, s int64) {
 	fs := a.m.FullStripe()
 	r := o.r
 	lo, hi := max(r.Offset, s*fs), min(r.End(), (s+1)*fs)
-	gone := 0
-	for m := range a.n {
-		if !a.avail(m, s) {
-			gone++
-		}
-	}
+	gone := a.goneAt(s)
 	if gone > 2 {
 		o.fail(a.lost(o, s))
 		return
@@ -287,13 +223,7 @@ func (a *Array) write6ReadFailed(c *child, q *sim.Request) bool {
 func (a *Array) readRest6(so *stripeOp) bool {
 	so.retried = true
 	s, r := so.stripe, so.o.r
-	gone := len(so.bad)
-	for m := range a.n {
-		if !a.avail(m, s) {
-			gone++
-		}
-	}
-	if gone > 2 {
+	if len(so.bad)+a.goneAt(s) > 2 {
 		so.failed = true
 		so.o.fail(a.lost(so.o, s))
 		return false
@@ -410,4 +340,15 @@ func (a *Array) rebuildWrite6(so *stripeOp) {
 		a.ct.repairedBytes += a.u
 		a.issue(so.o, so, m, sim.Write, row*a.u, a.u, so.bufs[m])
 	}
+}
+
+// goneAt counts the members unavailable at row.
+func (a *Array) goneAt(row int64) int {
+	n := 0
+	for m := range a.n {
+		if !a.avail(m, row) {
+			n++
+		}
+	}
+	return n
 }
