@@ -13,10 +13,9 @@ import (
 type RebuildReport struct {
 	// Member is the slot rebuilt onto the spare.
 	Member int `json:"member"`
-	// Done reports that the rebuild completed; RebuildSeconds is how
-	// long it took (or ran, when it stopped early), in virtual seconds.
-	Done           bool    `json:"done"`
-	RebuildSeconds float64 `json:"rebuild_seconds"`
+	// Done reports that the rebuild completed (its time is
+	// RAIDReport.RebuildSeconds).
+	Done bool `json:"done"`
 	// Error is why the rebuild did not run or stopped early.
 	Error string `json:"error,omitempty"`
 	// ForegroundMeanMS is the mean latency of the run's requests, and
@@ -25,6 +24,8 @@ type RebuildReport struct {
 	ForegroundMeanMS   float64 `json:"foreground_mean_ms"`
 	HealthyMeanMS      float64 `json:"healthy_mean_ms"`
 	ForegroundSlowdown float64 `json:"foreground_slowdown"`
+
+	seconds float64
 }
 
 // FaultsReport is what the drives' fault wrappers injected.
@@ -83,7 +84,7 @@ func (r *runner) finishRebuild() *RebuildReport {
 		}
 	}
 	rb := s.Array.Stats().Rebuild
-	rr.Done, rr.RebuildSeconds = rb.Done, rb.Duration.Seconds()
+	rr.Done, rr.seconds = rb.Done, rb.Duration.Seconds()
 	switch {
 	case s.rebuild.err != nil:
 		rr.Error = s.rebuild.err.Error()

@@ -248,8 +248,11 @@ type RAIDReport struct {
 	// "OFFSET+LENGTH" in bytes.
 	LostBytes  int64    `json:"lost_bytes,omitempty"`
 	LostRanges []string `json:"lost_ranges,omitempty"`
-	// Rebuild is the planned rebuild's outcome (stack.rebuild).
-	Rebuild *RebuildReport `json:"rebuild,omitempty"`
+	// RebuildSeconds is how long the planned rebuild (stack.rebuild)
+	// took, or ran when it stopped early, in virtual seconds; Rebuild
+	// tells the rest of its outcome.
+	RebuildSeconds float64        `json:"rebuild_seconds,omitempty"`
+	Rebuild        *RebuildReport `json:"rebuild,omitempty"`
 }
 
 // raidReport summarizes an array's statistics.

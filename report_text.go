@@ -189,7 +189,7 @@ func (a *RAIDReport) faultNotes() []string {
 			state = "not done: " + rb.Error
 		}
 		notes = append(notes, fmt.Sprintf("rebuild of member %d: %s s (%s); foreground mean %s ms, %s ms healthy: %sx slower",
-			rb.Member, metrics.FormatFixed(rb.RebuildSeconds, 3), state, metrics.FormatSig(rb.ForegroundMeanMS, 4),
+			rb.Member, metrics.FormatFixed(a.RebuildSeconds, 3), state, metrics.FormatSig(rb.ForegroundMeanMS, 4),
 			metrics.FormatSig(rb.HealthyMeanMS, 4), metrics.FormatFixed(rb.ForegroundSlowdown, 2)))
 	}
 	if a.RepairedSectors > 0 {

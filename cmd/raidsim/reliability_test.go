@@ -71,12 +71,12 @@ func TestRebuildUnderUREsReportsLoss(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var rep struct {
 		RAID struct {
-			LostBytes  int64    `json:"lost_bytes"`
-			LostRanges []string `json:"lost_ranges"`
-			Rebuild    struct {
-				Done           bool    `json:"done"`
-				RebuildSeconds float64 `json:"rebuild_seconds"`
-				Slowdown       float64 `json:"foreground_slowdown"`
+			LostBytes      int64    `json:"lost_bytes"`
+			LostRanges     []string `json:"lost_ranges"`
+			RebuildSeconds float64  `json:"rebuild_seconds"`
+			Rebuild        struct {
+				Done     bool    `json:"done"`
+				Slowdown float64 `json:"foreground_slowdown"`
 			} `json:"rebuild"`
 		} `json:"raid"`
 		Faults struct {
@@ -85,7 +85,7 @@ func TestRebuildUnderUREsReportsLoss(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	assert.True(t, rep.RAID.Rebuild.Done)
-	assert.Positive(t, rep.RAID.Rebuild.RebuildSeconds)
+	assert.Positive(t, rep.RAID.RebuildSeconds)
 	assert.Greater(t, rep.RAID.Rebuild.Slowdown, 1.0)
 	assert.Positive(t, rep.Faults.UREs)
 	assert.Positive(t, rep.RAID.LostBytes)
