@@ -229,6 +229,12 @@ type Config struct {
 	// StripeUnit/RebuildRate apart. Zero rebuilds as fast as the members
 	// allow, one step at a time, competing with foreground I/O.
 	RebuildRate int64
+	// RebuildMinRate is md's speed_limit_min in bytes of the spare per
+	// second: while foreground requests arrive at the array the rebuild
+	// is held to this rate (md throttles resync when the array is not
+	// idle), and it goes at RebuildRate (speed_limit_max) otherwise.
+	// Zero never throttles: the rebuild competes with the foreground.
+	RebuildMinRate int64
 	// RebuildData makes a rebuild move real bytes (reconstructing them
 	// with XOR), for members that keep data such as simtest.MemDevice.
 	// Performance runs leave it false: the rebuild then only takes time.
@@ -282,6 +288,9 @@ func (c Config) Validate(members ...sim.Device) error {
 	}
 	if c.ParityRate < 0 {
 		add("Config.ParityRate must not be negative, got %d bytes/s", c.ParityRate)
+	}
+	if c.RebuildMinRate < 0 || c.RebuildRate > 0 && c.RebuildMinRate > c.RebuildRate {
+		add("Config.RebuildMinRate must be between 0 and RebuildRate, got %d bytes/s", c.RebuildMinRate)
 	}
 	if c.RebuildRate < 0 {
 		add("Config.RebuildRate must not be negative, got %d bytes/s", c.RebuildRate)

@@ -66,7 +66,10 @@
 // nothing panics or hangs.
 //
 // [Array.Rebuild] puts a spare in the failed member's slot and rebuilds
-// it one stripe unit at a time at Config.RebuildRate, each step waiting
+// it one stripe unit at a time at Config.RebuildRate (md's
+// speed_limit_max; with Config.RebuildMinRate, md's speed_limit_min,
+// the rebuild is held to that rate while foreground requests arrive),
+// each step waiting
 // for (and holding up) foreground writes to its stripe; writes to the
 // part already rebuilt also go to the spare. Progress and duration are
 // in [Stats].Rebuild; with Config.RebuildData the spare ends holding the

@@ -17,6 +17,7 @@ type rebuild struct {
 	started   sim.Time
 	finished  sim.Time
 	stepStart sim.Time
+	fgAtStep  int64 // foreground requests accepted when the step started
 	err       error
 }
 
@@ -102,6 +103,7 @@ func (a *Array) rebuildNext(rb *rebuild) {
 	fs := a.m.FullStripe()
 	o.lo, o.hi = rb.row*fs, (rb.row+1)*fs
 	rb.stepStart = a.eng.Now()
+	rb.fgAtStep = a.ct.reads + a.ct.writes
 	a.track(o)
 }
 
@@ -202,8 +204,12 @@ func (a *Array) rebuildStepDone(rb *rebuild, err error) {
 		return
 	}
 	at := now
-	if a.cfg.RebuildRate > 0 {
-		step := time.Duration(float64(a.u) * 1e9 / float64(a.cfg.RebuildRate))
+	rate := a.cfg.RebuildRate
+	if a.cfg.RebuildMinRate > 0 && a.ct.reads+a.ct.writes != rb.fgAtStep {
+		rate = a.cfg.RebuildMinRate // not idle: md holds resync to speed_limit_min
+	}
+	if rate > 0 {
+		step := time.Duration(float64(a.u) * 1e9 / float64(rate))
 		at = max(now, rb.stepStart.Add(step))
 	}
 	a.eng.Schedule(at, &a.hRebuild, rb)

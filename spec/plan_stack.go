@@ -98,7 +98,7 @@ func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
 			p.add(at+"read_policy", "%q: %v", r.ReadPolicy, err)
 		}
 	}
-	cfg.ParityRate, cfg.RebuildRate = int64(r.ParityRate), int64(r.RebuildRate)
+	cfg.ParityRate, cfg.RebuildRate, cfg.RebuildMinRate = int64(r.ParityRate), int64(r.RebuildRate), int64(r.SpeedLimitMin)
 	cfg = cfg.WithDefaults()
 	if !p.under("stack.raid") {
 		if err := cfg.Validate(); err != nil {

@@ -175,9 +175,13 @@ type RAID struct {
 	// ParityRate is the parity engine's speed in bytes per second (zero:
 	// free).
 	ParityRate Size `yaml:"parity_rate,omitempty" json:"parity_rate,omitempty"`
-	// RebuildRate caps rebuild in bytes per second (zero: as fast as
-	// possible).
+	// RebuildRate caps rebuild in bytes per second, as md's
+	// speed_limit_max (zero: as fast as possible).
 	RebuildRate Size `yaml:"rebuild_rate,omitempty" json:"rebuild_rate,omitempty"`
+	// SpeedLimitMin is md's speed_limit_min in bytes per second: while
+	// foreground requests arrive the rebuild is held to it (zero: the
+	// rebuild competes with them unthrottled).
+	SpeedLimitMin Size `yaml:"speed_limit_min,omitempty" json:"speed_limit_min,omitempty"`
 }
 
 // Failure fails array member Member At after the start.

@@ -178,6 +178,8 @@ var runFlags = []*runFlag{
 		usage: "rebuild failed member I onto a spare drive at TIME, e.g. 0@1ms; the run goes on until the rebuild ends and reports its time, lost data and the foreground's slowdown; sets stack.rebuild"},
 	{name: "speed-limit-max", group: groupRAID, metavar: "RATE", path: "stack.raid.rebuild_rate", needs: raidSec, example: "50MiB",
 		usage: "rebuild rate cap in bytes/s, as md's speed_limit_max (default: none)"},
+	{name: "speed-limit-min", group: groupRAID, metavar: "RATE", path: "stack.raid.speed_limit_min", needs: raidSec, example: "1000KiB",
+		usage: "rebuild rate while foreground requests arrive, as md's speed_limit_min (default: unthrottled)"},
 	{name: "ure", group: groupDrive, metavar: "RATE", path: "stack.faults.ure", example: "1e-14",
 		usage: "unrecoverable read errors per bit read on every drive, e.g. 1e-14; each leaves a sector unreadable until written"},
 	{name: "erc", group: groupDrive, metavar: "DURATION", path: "stack.faults.erc", example: "7s",
