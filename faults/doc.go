@@ -30,6 +30,11 @@
 //   - Slow responses: a fraction of requests ([Config.SlowFraction])
 //     take [Config.SlowDelay] longer (they start that much later, so
 //     writes still complete in the order the device stores them).
+//   - A volatile write cache ([Config.WriteCache]): writes acknowledged
+//     at once and sent below as a copy, reads of those bytes and
+//     flushes waiting for them, FUA writes going through;
+//     [Device.Unpersisted] lists what a power loss would lose, for
+//     crash experiments over simtest.MemDevice members.
 //   - Anything else through [Rule]s: a predicate ([OnOp], [InRange],
 //     [After], [AfterIOs], [Randomly], combined with [And], [Or], [Not])
 //     and an effect (an error instead of service, or extra delay).
