@@ -15,11 +15,13 @@ type Extent struct{ Offset, Length int64 }
 func (d *Device) cacheWrite(c *child, r *sim.Request) bool {
 	switch {
 	case r.Op == sim.Flush && len(d.cached) > 0:
+		c.refs++
 		d.flushWait = append(d.flushWait, c)
 		return true
 	case r.Op == sim.Read && d.overlapsWriting(r.Offset, r.End()):
 		// The cache serves reads of what it holds: here, the read waits
 		// until those bytes are below, which returns the same bytes.
+		c.refs++
 		d.readWait = append(d.readWait, c)
 		return true
 	case r.Op != sim.Write:
@@ -58,6 +60,11 @@ func (d *Device) persisted(c *child) {
 	waiting := d.flushWait
 	d.flushWait = nil
 	for _, f := range waiting {
+		f.refs--
+		if f.done { // timed out while waiting
+			d.release(f)
+			continue
+		}
 		d.start(f)
 	}
 }
@@ -91,16 +98,16 @@ func (d *Device) written(c *child) {
 	d.writing = slices.Delete(d.writing, i, i+1)
 	for j := 0; j < len(d.readWait); {
 		w := d.readWait[j]
-		if w.done { // timed out while waiting
-			d.readWait = slices.Delete(d.readWait, j, j+1)
-			d.release(w)
-			continue
-		}
-		if d.overlapsWriting(w.parent.Offset, w.parent.End()) {
+		if !w.done && d.overlapsWriting(w.parent.Offset, w.parent.End()) {
 			j++
 			continue
 		}
 		d.readWait = slices.Delete(d.readWait, j, j+1)
+		w.refs--
+		if w.done { // timed out while waiting
+			d.release(w)
+			continue
+		}
 		d.start(w)
 	}
 }

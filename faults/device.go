@@ -76,17 +76,20 @@ type Device struct {
 	errFail error
 	bad     badSet
 
-	submitted int64
-	cached    []*child // writes acknowledged early, not yet below
-	writing   []*child // with WriteCache: every write on its way below
-	readWait  []*child // with WriteCache: reads of bytes on their way below
-	flushWait []*child // flushes waiting for cached writes
-	busyUntil sim.Time
-	held      []*child
-	free      []*child
-	st        Stats
-	innerDone func(*sim.Request)
-	ctx       Ctx
+	submitted  int64
+	cached     []*child // writes acknowledged early, not yet below
+	writing    []*child // with WriteCache: every write on its way below
+	readWait   []*child // with WriteCache: reads of bytes on their way below
+	flushWait  []*child // flushes waiting for cached writes
+	busyUntil  sim.Time
+	timers     []timer // deadlines, oldest first from timerHead
+	timerHead  int
+	timerArmed bool
+	held       []*child
+	free       []*child
+	st         Stats
+	innerDone  func(*sim.Request)
+	ctx        Ctx
 
 	hComplete completeHandler
 	hSend     sendHandler
@@ -101,7 +104,8 @@ type child struct {
 	parent *sim.Request
 	err    error
 	extra  time.Duration // start delay from rules and slowness
-	refs   int           // the request below and events still to come
+	refs   int           // the request below, events and wait lists still referring to it
+	gen    uint64        // bumped on reuse, so a stale timer entry is ignored
 	done   bool          // parent completed
 	cached bool          // a write acknowledged early (Config.WriteCache)
 	copy   []byte        // its Data, copied
@@ -194,8 +198,7 @@ func (d *Device) Submit(r *sim.Request) error {
 		return nil
 	}
 	if d.cfg.Timeout > 0 {
-		c.refs++
-		d.eng.Schedule(now.Add(d.cfg.Timeout), &d.hTimeout, c)
+		d.armTimeout(c, now.Add(d.cfg.Timeout))
 	}
 	if c.extra > 0 {
 		// A slow response is slow to start: the data lands, and the
@@ -212,6 +215,7 @@ func (d *Device) Submit(r *sim.Request) error {
 // start sends c below, or holds it while the drive recovers a sector.
 func (d *Device) start(c *child) {
 	if d.eng.Now() < d.busyUntil {
+		c.refs++ // the held list refers to it
 		d.held = append(d.held, c)
 		return
 	}
@@ -359,6 +363,7 @@ func (d *Device) get() *child {
 	if n := len(d.free); n > 0 {
 		c := d.free[n-1]
 		d.free = d.free[:n-1]
+		c.gen++
 		return c
 	}
 	return &child{}
@@ -387,16 +392,86 @@ func (h *completeHandler) HandleEvent(_ sim.Time, arg any) {
 
 type timeoutHandler struct{ d *Device }
 
-func (h *timeoutHandler) HandleEvent(_ sim.Time, arg any) {
-	c := arg.(*child)
-	c.refs--
-	if !c.done {
-		h.d.st.Timeouts++
-		c.err = fmt.Errorf("faults: %s: %v: %w after %v", h.d.name, c.parent, ErrTimeout, h.d.cfg.Timeout)
-		h.d.deliver(c)
-	}
-	h.d.release(c)
+// timer is one request's deadline. Deadlines come in submission order
+// (Timeout is fixed), so they wait in a FIFO behind one engine event.
+type timer struct {
+	c   *child
+	gen uint64
+	at  sim.Time
 }
+
+// armTimeout queues c's deadline, scheduling the event if none is.
+func (d *Device) armTimeout(c *child, at sim.Time) {
+	// Requests mostly complete in the order they came: drop the entries
+	// at the front that no longer wait, so the queue holds about as many
+	// as are outstanding.
+	for d.timerHead < len(d.timers) {
+		t := d.timers[d.timerHead]
+		if t.c.gen == t.gen && !t.c.done {
+			break
+		}
+		d.timers[d.timerHead] = timer{}
+		d.timerHead++
+	}
+	d.compactTimers()
+	d.timers = append(d.timers, timer{c, c.gen, at})
+	if !d.timerArmed {
+		d.timerArmed = true
+		d.eng.Schedule(at, &d.hTimeout, nil)
+	}
+}
+
+// HandleEvent times out every request whose deadline has come and is
+// still waiting, then waits for the next deadline.
+func (h *timeoutHandler) HandleEvent(now sim.Time, _ any) {
+	d := h.d
+	d.timerArmed = false
+	for len(d.timers) > d.timerHead && d.timers[d.timerHead].at <= now {
+		t := d.timers[d.timerHead]
+		d.timers[d.timerHead] = timer{}
+		d.timerHead++
+		if c := t.c; c.gen == t.gen && !c.done && c.parent != nil {
+			d.st.Timeouts++
+			c.err = fmt.Errorf("faults: %s: %v: %w after %v", d.name, c.parent, ErrTimeout, d.cfg.Timeout)
+			d.deliver(c)
+			d.release(c)
+		}
+	}
+	d.compactTimers()
+	if len(d.timers) > d.timerHead {
+		d.timerArmed = true
+		d.eng.Schedule(d.timers[d.timerHead].at, &d.hTimeout, nil)
+	}
+}
+
+type releaseHandler struct{ d *Device }
+
+// HandleEvent sends the requests held during a recovery, once it is over.
+func (h *releaseHandler) HandleEvent(now sim.Time, _ any) {
+	d := h.d
+	if now < d.busyUntil {
+		return // a later recovery holds them longer
+	}
+	held := d.held
+	d.held = nil
+	for _, c := range held {
+		c.refs--
+		switch {
+		case c.done: // timed out while held
+			d.release(c)
+		case d.st.Failed:
+			c.err = d.errFail
+			d.deliver(c)
+			d.release(c)
+		default:
+			d.send(c)
+		}
+	}
+}
+
+type failHandler struct{ d *Device }
+
+func (h *failHandler) HandleEvent(sim.Time, any) { h.d.Fail() }
 
 type sendHandler struct{ d *Device }
 
@@ -416,30 +491,12 @@ func (h *sendHandler) HandleEvent(_ sim.Time, arg any) {
 	}
 }
 
-type releaseHandler struct{ d *Device }
-
-// HandleEvent sends the requests held during a recovery, once it is over.
-func (h *releaseHandler) HandleEvent(now sim.Time, _ any) {
-	d := h.d
-	if now < d.busyUntil {
-		return // a later recovery holds them longer
-	}
-	held := d.held
-	d.held = nil
-	for _, c := range held {
-		switch {
-		case c.done: // timed out while held
-			d.release(c)
-		case d.st.Failed:
-			c.err = d.errFail
-			d.deliver(c)
-			d.release(c)
-		default:
-			d.send(c)
-		}
+// compactTimers moves the live deadlines to the front of the slice once
+// half of it is spent, so it does not grow.
+func (d *Device) compactTimers() {
+	if d.timerHead > 0 && d.timerHead >= len(d.timers)/2 {
+		n := copy(d.timers, d.timers[d.timerHead:])
+		clear(d.timers[n:])
+		d.timers, d.timerHead = d.timers[:n], 0
 	}
 }
-
-type failHandler struct{ d *Device }
-
-func (h *failHandler) HandleEvent(sim.Time, any) { h.d.Fail() }

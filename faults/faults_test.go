@@ -287,3 +287,29 @@ func TestWriteCacheUnpersisted(t *testing.T) {
 	eng.Run()
 	assert.Equal(t, 10*time.Millisecond, r.Latency(), "FUA goes through")
 }
+
+// TestSteadyStateAllocs: once warm, the wrapper allocates nothing per
+// request: 10 000 requests allocate as much as 1 000.
+func TestSteadyStateAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		return testing.AllocsPerRun(3, func() {
+			d, _, eng := wrap(t, 1, 1<<30, 100*time.Microsecond, faults.Config{UREPerBit: 1e-15, ERC: faults.TLER, Timeout: faults.LinuxTimeout, SlowFraction: 0.01, SlowDelay: time.Millisecond})
+			var done func(*sim.Request)
+			left := n
+			done = func(r *sim.Request) {
+				if left--; left > 0 {
+					r.Offset = (r.Offset + 7*4096) % (1 << 30)
+					if err := d.Submit(r); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := d.Submit(&sim.Request{Op: sim.Read, Length: 4096, Done: done}); err != nil {
+				t.Fatal(err)
+			}
+			eng.Run()
+		})
+	}
+	small, large := allocs(1000), allocs(10000)
+	assert.Equal(t, small, large, "allocations per run of 1 000 and of 10 000 requests")
+}
