@@ -294,9 +294,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(3, func() {
 			d, _, eng := wrap(t, 1, 1<<30, 100*time.Microsecond, faults.Config{UREPerBit: 1e-15, ERC: faults.TLER, Timeout: faults.LinuxTimeout, SlowFraction: 0.01, SlowDelay: time.Millisecond})
-			var done func(*sim.Request)
 			left := n
-			done = func(r *sim.Request) {
+			done := func(r *sim.Request) {
 				if left--; left > 0 {
 					r.Offset = (r.Offset + 7*4096) % (1 << 30)
 					if err := d.Submit(r); err != nil {

@@ -25,8 +25,7 @@ func TestSpeedLimitMin(t *testing.T) {
 		spare, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 16 << 20})
 		require.NoError(t, err)
 		require.NoError(t, a.Rebuild(spare))
-		var read func(*sim.Request)
-		read = func(r *sim.Request) {
+		read := func(r *sim.Request) {
 			if eng.Now() < sim.Time(time.Second) {
 				r.Offset = (r.Offset + 7*4096) % (a.Capacity() - 4096)
 				require.NoError(t, a.Submit(r))
