@@ -151,6 +151,26 @@ func (t *extentTree) nextStart(pos, limit int64) int64 {
 	return limit
 }
 
+// probe returns the extent holding byte pos, or nil, and the offset of
+// the first extent starting after pos, or limit if none starts before
+// it: containing and nextStart in one descent.
+func (t *extentTree) probe(pos, limit int64) (*extent, int64) {
+	var hold *extent
+	c := t.idx.atOrBefore(pos)
+	if c.ok() {
+		if e := c.ext(); e.end > pos {
+			hold = e
+		}
+		c.next() // starts after pos: c was the last at or before it
+	} else {
+		c = t.idx.first()
+	}
+	if c.ok() && c.ext().off < limit {
+		return hold, c.ext().off
+	}
+	return hold, limit
+}
+
 // overlapping returns the extents that overlap [off, end), or also touch
 // it when adjacent is set, in offset order. The slice is reused by the
 // next call.

@@ -30,26 +30,26 @@ func (c *Cache) serveRead(h *host) {
 
 	var last *child
 	for pos := off; pos < end; {
-		if e := c.dirty.containing(pos); e != nil {
+		// Data lower in precedence stops where higher data starts.
+		e, lim := c.dirty.probe(pos, end)
+		if e != nil {
 			pos = c.hit(h, e, pos, end)
 			continue
 		}
-		// Data lower in precedence stops where higher data starts.
-		lim := c.dirty.nextStart(pos, end)
-		if e := c.busy.containing(pos); e != nil && (!want || e.data != nil) {
+		e, bnext := c.busy.probe(pos, lim)
+		if e != nil && (!want || e.data != nil) {
 			pos = c.hit(h, e, pos, lim)
 			continue
 		}
+		next := bnext
 		if caching {
-			if e := c.clean.containing(pos); e != nil && (!want || e.data != nil) {
-				c.lru.moveToBack(e)
-				pos = c.hit(h, e, pos, c.busy.nextStart(pos, lim))
+			ce, cnext := c.clean.probe(pos, bnext)
+			if ce != nil && (!want || ce.data != nil) {
+				c.lru.moveToBack(ce)
+				pos = c.hit(h, ce, pos, bnext)
 				continue
 			}
-		}
-		next := c.busy.nextStart(pos, lim)
-		if caching {
-			next = c.clean.nextStart(pos, next)
+			next = cnext
 		}
 		if last != nil && last.end == pos {
 			last.end = next
@@ -256,21 +256,19 @@ func (c *Cache) fillClean(off, end int64, data []byte) {
 		return
 	}
 	for pos := off; pos < end; {
-		if e := c.dirty.containing(pos); e != nil {
+		e, next := c.dirty.probe(pos, end)
+		if e != nil {
 			pos = e.end
 			continue
 		}
-		if e := c.busy.containing(pos); e != nil {
+		if e, next = c.busy.probe(pos, next); e != nil {
 			pos = e.end
 			continue
 		}
-		if e := c.clean.containing(pos); e != nil {
+		if e, next = c.clean.probe(pos, next); e != nil {
 			pos = e.end
 			continue
 		}
-		next := c.dirty.nextStart(pos, end)
-		next = c.busy.nextStart(pos, next)
-		next = c.clean.nextStart(pos, next)
 		need := c.clean.chargeOf(pos, next)
 		for c.used()+need > c.cfg.Size && c.lru.head != nil {
 			c.evict(c.lru.head)
@@ -278,7 +276,7 @@ func (c *Cache) fillClean(off, end int64, data []byte) {
 		if c.used()+need > c.cfg.Size {
 			return
 		}
-		e := c.newExtent(pos, next)
+		e = c.newExtent(pos, next)
 		if data != nil {
 			e.data = append([]byte(nil), data[pos-off:next-off]...)
 		}
