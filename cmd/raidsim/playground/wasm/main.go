@@ -1,0 +1,36 @@
+//go:build js && wasm
+
+// Command wasm is the raidsim playground's WebAssembly module. Built
+// with GOOS=js GOARCH=wasm, it defines raidsimRun(settingsJSON) ->
+// resultJSON and raidsimPresets() -> JSON list on the page's global
+// object, then calls the page's raidsimReady().
+package main
+
+import (
+	"encoding/json"
+	"syscall/js"
+
+	"github.com/raidsim/raidsim/cmd/raidsim/playground"
+	"github.com/raidsim/raidsim/disk"
+)
+
+func main() {
+	js.Global().Set("raidsimRun", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 1 || args[0].Type() != js.TypeString {
+			return `{"error":"raidsimRun wants one JSON string of settings"}`
+		}
+		return playground.RunJSON(args[0].String())
+	}))
+	js.Global().Set("raidsimPresets", js.FuncOf(func(js.Value, []js.Value) any {
+		b, _ := json.Marshal(disk.PresetNames())
+		return string(b)
+	}))
+	js.Global().Set("raidsimDefaults", js.FuncOf(func(js.Value, []js.Value) any {
+		b, _ := json.Marshal(playground.Defaults())
+		return string(b)
+	}))
+	if ready := js.Global().Get("raidsimReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {} // keep the functions alive
+}
