@@ -38,6 +38,7 @@ type sweepOptions struct {
 	plot       string
 	cdf        string
 	progress   string
+	trace      sweepTrace // --trace-events of one point
 	barAfter   time.Duration // the progress bar appears once the sweep has run this long (1s)
 	barRefresh time.Duration // and is redrawn this often
 }
@@ -74,6 +75,8 @@ func sweepFlags(o *sweepOptions) *pflag.FlagSet {
 	fs.StringVar(&o.metric, "metric", "", "the figures to print, comma-separated (default all); --plot draws the first (default iops). From: "+strings.Join(metricNames(), ", "))
 	fs.StringVar(&o.cdf, "cdf", "", "also draw the latency CDF of every point (configuration) as FILE.svg or FILE.png")
 	fs.StringVar(&o.plot, "plot", "", "also draw the first --metric as FILE.svg or FILE.png: a heat map for two axes, else a curve against the last axis per combination of the others")
+	fs.StringVar(&o.trace.path, "trace-events", "", "also write one point's requests and drive commands as a Chrome trace-event file (Perfetto): FILE.json, with --trace-point")
+	fs.IntVar(&o.trace.point, "trace-point", -1, "with --trace-events: the point to record, by its index")
 	fs.StringVar(&o.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and the sweep takes over a second), on or off")
 	return fs
 }
@@ -198,6 +201,7 @@ func (o *sweepOptions) check() (sweep.Shard, error) {
 			errs = append(errs, "--plot needs results: drop --list")
 		}
 	}
+	errs = append(errs, o.trace.check()...)
 	switch o.progress {
 	case "auto", "on", "off":
 	default:
@@ -234,6 +238,9 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 		return err
 	}
 	lo, hi := shard.Range(grid.Len())
+	if o.trace.out != nil && (o.trace.point < lo || o.trace.point >= hi) {
+		return usagef("--trace-point %d: this run has points %d to %d", o.trace.point, lo, hi-1)
+	}
 	// Parse every point before running any, so a bad value fails at once
 	// (a listing checks each chunk of points as it prints it).
 	if !o.list {
@@ -279,7 +286,7 @@ func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter,
 	err := o.chunks(grid, lo, hi, func(points []sweep.Point, cfgs []*spec.Experiment) error {
 		first := points[0].Index
 		results, err := sweep.Run(points, o.workers, func(p sweep.Point) (*raidsim.Report, error) {
-			return raidsim.Run(cfgs[p.Index-first])
+			return raidsim.RunWith(cfgs[p.Index-first], raidsim.RunOptions{Observer: o.trace.observer(p.Index)})
 		}, func(done, _ int) { bar.update(first-lo+done, hi-lo) })
 		if err != nil {
 			return pointErr(err)
@@ -299,6 +306,9 @@ func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter,
 	})
 	bar.stop()
 	if err != nil {
+		return err
+	}
+	if err := o.trace.write(lo, hi, stderr); err != nil {
 		return err
 	}
 	if o.cdf != "" {

@@ -105,3 +105,45 @@ func (t *traceEventsOut) write(stderr io.Writer) error {
 	}
 	return nil
 }
+
+// sweepTrace is `raidsim sweep --trace-events FILE --trace-point N`:
+// the trace events of one point of the sweep.
+type sweepTrace struct {
+	path  string
+	point int
+	out   *traceEventsOut
+}
+
+// check reports the flags' problems.
+func (s *sweepTrace) check() []string {
+	switch {
+	case s.path == "" && s.point >= 0:
+		return []string{"--trace-point needs --trace-events FILE.json"}
+	case s.path != "" && s.point < 0:
+		return []string{"--trace-events: name the point to record with --trace-point N (its index, as --list prints it)"}
+	}
+	if s.path != "" {
+		s.out = &traceEventsOut{path: s.path, log: lifelog.Log{MaxRoots: defaultTraceEventsLimit}}
+	}
+	return nil
+}
+
+// observer returns the hooks for point i: the log's for the point
+// recorded, nil for the others.
+func (s *sweepTrace) observer(i int) *sim.Observer {
+	if s.out == nil || i != s.point {
+		return nil
+	}
+	return s.out.observer()
+}
+
+// write writes the file once the points lo to hi-1 have run.
+func (s *sweepTrace) write(lo, hi int, stderr io.Writer) error {
+	if s.out == nil {
+		return nil
+	}
+	if s.point < lo || s.point >= hi {
+		return fmt.Errorf("--trace-point %d: this run has points %d to %d", s.point, lo, hi-1)
+	}
+	return s.out.write(stderr)
+}

@@ -177,3 +177,30 @@ func TestTraceEventsFlags(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &f))
 	assert.Contains(t, f.OtherData["cut"], "40 later requests left out")
 }
+
+// TestSweepTraceEvents: one point of a sweep, as trace events: the
+// example sweep's point 5 (64 KiB stripe unit, 16 MiB cache) has its
+// drives and its destages.
+func TestSweepTraceEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p5.json")
+	code, _, errOut := runCLI(t, "sweep", "--config", sweepYAML, "--metric", "iops", "--trace-events", path, "--trace-point", "5")
+	require.Equal(t, 0, code, errOut)
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var f traceevents.File
+	require.NoError(t, json.Unmarshal(raw, &f))
+	destages, drives := 0, map[string]bool{}
+	for _, e := range f.TraceEvents {
+		if e.Ph == "X" && strings.HasPrefix(e.Name, "destage") {
+			destages++
+		}
+		if e.Ph == "M" && e.Name == "thread_name" && e.Pid == 2 {
+			drives[e.Args["name"].(string)] = true
+		}
+	}
+	assert.Positive(t, destages, "point 5 has a volume cache")
+	assert.Len(t, drives, 4)
+	code, _, errOut = runCLI(t, "sweep", "--config", sweepYAML, "--trace-events", path, "--trace-point", "16")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--trace-point 16: this run has points 0 to 15")
+}
