@@ -19,7 +19,8 @@
 //
 // With Params.WriteBuffer > 0 a write completes once its data is in the
 // buffer; the buffer drains to flash, and a write that finds it full waits
-// for room (counted in Stats.BufferStalls). FLUSH completes once every
+// for room (counted in Stats.BufferStalls); a write of more than half the
+// buffer goes straight to the dies. FLUSH completes once every
 // unit buffered before it is programmed; FUA writes complete once their
 // own units are programmed. Params.PowerLossProtection makes the buffer
 // durable: flushes and FUA complete at once and VolatileBytes is 0. With

@@ -318,7 +318,10 @@ func (d *Drive) startWrite(s *slot, now sim.Time) {
 	r := s.r
 	first, end := d.units(r)
 	bytes := (end - first) * d.unitBytes
-	sync := d.syncAlways || bytes > d.p.WriteBuffer || (r.FUA && !d.p.PowerLossProtection)
+	// A write of more than half the buffer goes straight to the dies
+	// (completing once programmed): buffered, it would hold the buffer
+	// alone and serialize a stream of such writes.
+	sync := d.syncAlways || 2*bytes > d.p.WriteBuffer || (r.FUA && !d.p.PowerLossProtection)
 	if !sync && (d.bufWait.n > 0 || d.bufUsed+bytes > d.p.WriteBuffer) {
 		s.bufWaiting = true
 		d.st.BufferStalls++
@@ -418,8 +421,11 @@ func (d *Drive) program(dd *die, now sim.Time) {
 // dieDone ends die dd's operation: a program's units are on flash, their
 // buffer space is free, writes and flushes waiting for them may finish.
 func (d *Drive) dieDone(dd *die, now sim.Time) {
-	dd.busy = false
-	for range dd.batch {
+	n := dd.batch
+	dd.batch = 0
+	// dd stays busy while its units retire: a write that a completion
+	// below admits must not start a program on it before they are gone.
+	for range n {
 		p := dd.q.pop()
 		d.f.programmed(p.ppn)
 		d.st.ProgramUnits++
@@ -433,8 +439,8 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 			}
 		}
 	}
-	dd.progSeq += uint64(dd.batch)
-	dd.batch = 0
+	dd.progSeq += uint64(n)
+	dd.busy = false
 	d.wakeBuffer(now)
 	d.checkFlushes(now)
 	switch {
