@@ -38,7 +38,7 @@ type sweepOptions struct {
 	plot       string
 	cdf        string
 	progress   string
-	trace      sweepTrace // --trace-events of one point
+	trace      sweepTrace    // --trace-events of one point
 	barAfter   time.Duration // the progress bar appears once the sweep has run this long (1s)
 	barRefresh time.Duration // and is redrawn this often
 }
