@@ -26,10 +26,18 @@
 // at its end and slipped (defective) sectors the mapping skips, pushing
 // later LBAs into the spares; and, drive-wide, a serpentine track order
 // (Params.Mapping) in which odd cylinders of a zone visit the surfaces in
-// reverse so a cylinder switch needs no head switch. Skews then
-// accumulate from the zone's offset along the mapping's track order, a
-// track skew per track crossing and a cylinder skew per cylinder
-// crossing; a transfer over a slipped sector spends its sector time.
+// reverse so a cylinder switch needs no head switch (or odd cylinders
+// counted from cylinder 0, MapSerpentineDisk). Skews then accumulate
+// from the zone's offset along the mapping's track order, a track skew
+// per track crossing and a cylinder skew per cylinder crossing; a
+// transfer over a slipped or spare sector spends its sector time.
+// [Sparing] says where else spares lie: a number of them on every track,
+// cylinder or range of cylinders (Zone.RegionSpares), at its end or
+// front, used by the slips in that region or not (the slips then shift
+// LBAs along the zone); slips may count whole tracks (spare tracks); and
+// a defective location's data may live in a spare one (Zone.Remaps).
+// Zones may leave cylinders unused between them or share one, and
+// Params.CylinderCount may differ from what the zones cover.
 //
 // Spec.Params follows the vendors' conventions: the instantaneous media
 // rate is SectorSize x sectors per track x revolutions per second; the
@@ -53,8 +61,11 @@
 // then differs from the average figure ([Figures].SeekFit says which
 // curve is used). A table of measured (distance, time) points,
 // interpolated linearly, can replace the curve. Writes add
-// Params.WriteSettle to every seek; a head switch takes Params.HeadSwitch.
-// [Drive.SeekTime] exposes the curve.
+// Params.WriteSettle to every seek (a negative settle shortens it, to no
+// less than zero); a head switch takes Params.HeadSwitch.
+// [Drive.SeekTime] exposes the curve. Params.AccessTime may instead take
+// every rotational wait as half a revolution, or every media access as a
+// constant time (DiskSim's access time types).
 //
 // # Rotation
 //
@@ -79,7 +90,14 @@
 // bus transfer (or, with Params.ReadBusWatermark, the point the given
 // fraction of it is in the buffer plus the whole bus transfer); a write-through write's data crosses the bus before it
 // reaches the platter (earlier, while other commands use the media, if it
-// was queued). One command is served at a time, so the drive never
+// was queued), at Params.WriteInterfaceRate when write data cross at
+// another rate. The overheads may also time the drive's use of the bus
+// as DiskSim does: data preparation before each transfer, disconnecting
+// from the bus during a media access and reselecting it (again if a
+// read outruns the media, unless it holds the bus), an extra disconnect
+// before a write's data, a minimum seek delay for writes; with
+// Params.Preseek the arm heads for the next command as soon as its last
+// job is done. One command is served at a time, so the drive never
 // delivers more than the interface rate.
 //
 // # Buffer and write cache
@@ -99,7 +117,12 @@
 // head that lands inside a track's requested sectors transfers them as
 // they pass and picks up the rest on the next pass; with
 // Params.ReadAnyFree the sectors passing before the first requested one
-// during the rotational wait stay in the buffer.
+// during the rotational wait stay in the buffer. With Params.PartialHits
+// a read whose first sectors are buffered reads only the rest from the
+// media. Params.NoBufferCache keeps the buffer for speed matching only;
+// Params.MinReadAheadBytes holds other commands until that much has been
+// read ahead; Params.ReadAheadKeepsRequest stops read-ahead before it
+// would push the latest read's data out of its segment.
 //
 // With Params.WriteCache on, a write completes once its data is in the
 // buffer (immediate report), if the dirty data stays within
@@ -111,6 +134,10 @@
 // replaces the dirty data it overlaps, reads of dirty data hit in the
 // buffer, a FLUSH completes only once every dirty byte is on the platters,
 // and a FUA write completes only after its own media write.
+// Params.WriteCacheAppendOnly limits the cache to the next piece of a
+// write stream, Params.FlushBeforeOther destages everything before any
+// other command (DiskSim's fast write levels 1 and 2), and
+// Params.NoWriteMerge keeps adjacent writes' dirty data apart.
 // [Drive.DirtyBytes] is what a power loss would lose.
 //
 // # Queueing
@@ -140,7 +167,7 @@
 // drives into Params; raidsim's validate command replays traces measured
 // on those drives (trace.ReplayValidate) and scores the fit with
 // metrics.Demerit. On the Quantum Atlas 10K and HP C3323A traces the
-// demerit figures are 0.110 ms and 0.250 ms, against DiskSim's own 0.268
+// demerit figures are 0.109 ms and 0.250 ms, against DiskSim's own 0.268
 // and 0.306 ms.
 //
 // # Presets

@@ -83,3 +83,31 @@ func ExampleDrive_DirtyBytes() {
 	// write cache false: write done after 15.019037ms, 0 bytes at risk
 	// write cache false: flush done after 300µs, 0 bytes at risk
 }
+
+// Spare sectors at the end of every cylinder (DiskSim's sparing scheme
+// 2): a slipped sector takes its cylinder's spare, so the next cylinder
+// starts where it would without the slip.
+func ExampleSparing() {
+	p := disk.Params{
+		Name: "tiny", RPM: 6000, Surfaces: 2, BufferSize: 1 << 16,
+		TrackToTrack: 1e6, AverageSeek: 2e6, FullStroke: 3e6,
+		Sparing: disk.Sparing{Region: disk.SparePerCylinder},
+		Zones: []disk.Zone{{FirstCylinder: 0, LastCylinder: 3, SectorsPerTrack: 10,
+			RegionSpares: 1, Slips: []int64{4}}},
+	}
+	d, err := disk.New(sim.NewEngine(1), p, "tiny", nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("LBAs:", d.Capacity()/512)
+	for _, lba := range []int64{3, 4, 18, 19} {
+		l, _ := d.LocateSector(lba)
+		fmt.Printf("LBA %2d: cylinder %d, surface %d, sector %d\n", lba, l.Cylinder, l.Head, l.Sector)
+	}
+	// Output:
+	// LBAs: 76
+	// LBA  3: cylinder 0, surface 0, sector 3
+	// LBA  4: cylinder 0, surface 0, sector 5
+	// LBA 18: cylinder 0, surface 1, sector 9
+	// LBA 19: cylinder 1, surface 0, sector 0
+}

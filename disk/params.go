@@ -290,6 +290,7 @@ type CommandOverheads struct {
 // the bus after a write command and before its data (DiskSim's "Extra
 // write disconnect" and its five "Extradisc" overheads).
 type ExtraWriteDisconnect struct {
+	// Enabled turns the behaviour on; the zero value is off.
 	Enabled bool
 	// Command replaces the write overheads.
 	Command time.Duration
