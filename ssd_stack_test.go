@@ -127,3 +127,19 @@ func TestSSDSpecErrors(t *testing.T) {
 	_, err = raidsim.Run(x)
 	require.ErrorContains(t, err, "only SSDs are preconditioned")
 }
+
+// TestSSDArrayPreconditionedOnce: every member of an array of SSDs is
+// in the state asked for (the first preconditioned, the others given its
+// state).
+func TestSSDArrayPreconditionedOnce(t *testing.T) {
+	x := experiment("", spec.Job{RW: "randwrite", BS: 4096, IODepth: 16, IOs: 2000})
+	x.Stack.Drive = spec.Drive{SSDModel: smallSSD(false), Precondition: "steady"}
+	x.Stack.RAID = &spec.RAID{Level: "0", StripeUnit: 128 << 10}
+	rep := runOne(t, x)
+	require.Len(t, rep.Disks, 2)
+	for _, d := range rep.Disks {
+		require.NotNil(t, d.SSD)
+		assert.Equal(t, "steady", d.SSD.Precondition, d.Name)
+		assert.Positive(t, d.SSD.MaxEraseCount, "%s: worn by preconditioning", d.Name)
+	}
+}

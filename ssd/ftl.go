@@ -476,3 +476,27 @@ func (f *ftl) stats() ftlStats {
 	}
 	return s
 }
+
+// clone returns a deep copy of f (hooks excluded).
+func (f *ftl) clone() *ftl {
+	c := &ftl{g: f.g, policy: f.policy, low: f.low, chunkBlocks: f.chunkBlocks}
+	c.fwd = make([][]uint32, len(f.fwd))
+	for i, ch := range f.fwd {
+		if ch != nil {
+			c.fwd[i] = append([]uint32(nil), ch...)
+		}
+	}
+	c.rev = make([]*revChunk, len(f.rev))
+	for i, r := range f.rev {
+		if r != nil {
+			c.rev[i] = &revChunk{rev: append([]uint32(nil), r.rev...), bits: append([]uint64(nil), r.bits...)}
+		}
+	}
+	c.blk = append([]block(nil), f.blk...)
+	c.dies = append([]dieFTL(nil), f.dies...)
+	for i := range c.dies {
+		c.dies[i].free = append(make([]int32, 0, cap(f.dies[i].free)), f.dies[i].free...)
+		c.dies[i].buckets = append([]int32(nil), f.dies[i].buckets...)
+	}
+	return c
+}

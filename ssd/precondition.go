@@ -119,3 +119,23 @@ func (d *Drive) steady(rng *rand.Rand) (int, float64) {
 	}
 	return rounds, prev
 }
+
+// CopyStateFrom gives d, a fresh idle drive of the same model, src's
+// flash state: its mapping, blocks, wear and preconditioning, as if d had
+// been preconditioned the same way (members of an array preconditioned
+// once instead of once each). Counters start afresh.
+func (d *Drive) CopyStateFrom(src *Drive) error {
+	if d.outstanding != 0 || d.f.stats().hostUnits != 0 {
+		return fmt.Errorf("ssd %s: copy state into a fresh, idle drive only", d.name)
+	}
+	if src.g != d.g || src.p.GC != d.p.GC || src.p.GCLowBlocks != d.p.GCLowBlocks {
+		return fmt.Errorf("ssd %s: state of %s is from another model", d.name, src.name)
+	}
+	if src.outstanding != 0 || src.bufUsed != 0 {
+		return fmt.Errorf("ssd %s: %s is busy", d.name, src.name)
+	}
+	d.f = src.f.clone()
+	d.base = d.f.stats()
+	d.precondition = src.precondition
+	return nil
+}

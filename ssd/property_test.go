@@ -178,3 +178,42 @@ func TestSteadyIndependentOfWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCopyStateFrom: a drive given another's preconditioned state has the
+// same mapping, passes the invariants on its own copy, and diverges from
+// the original when written.
+func TestCopyStateFrom(t *testing.T) {
+	src, eng := newTestDrive(t, smallX25M(), Steady)
+	dst, err := New(eng, smallX25M(), "ssd1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.CopyStateFrom(src); err != nil {
+		t.Fatal(err)
+	}
+	for lpn := int64(0); lpn < src.g.units; lpn += 997 {
+		a, _, _ := src.f.lookup(lpn)
+		b, _, _ := dst.f.lookup(lpn)
+		if a != b {
+			t.Fatalf("unit %d: %d in the source, %d in the copy", lpn, a, b)
+		}
+	}
+	if dst.Preconditioned() != src.Preconditioned() || dst.Stats().HostUnits != 0 {
+		t.Fatalf("copy: %+v, %+v", dst.Preconditioned(), dst.Stats())
+	}
+	var w gcWork
+	for lpn := range int64(50000) {
+		dst.f.write(lpn*7%dst.g.units, false, &w)
+	}
+	if err := checkFTL(dst.f); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkFTL(src.f); err != nil {
+		t.Fatalf("writing the copy changed the source: %v", err)
+	}
+	other := IntelX25MG2()
+	o, _ := New(eng, other, "ssd2", nil)
+	if err := o.CopyStateFrom(src); err == nil {
+		t.Fatal("copied the state of another model")
+	}
+}
