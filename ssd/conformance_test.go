@@ -2,6 +2,7 @@ package ssd
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"time"
 
@@ -197,5 +198,30 @@ func (w *randWriter) submit(r *sim.Request) {
 	*r = sim.Request{Op: sim.Write, Offset: int64((w.x>>20)%uint64(w.span/4096)) * 4096, Length: 4096, Done: w.submit}
 	if err := w.d.Submit(r); err != nil {
 		panic(err)
+	}
+}
+
+// TestObserverPhases: the observer sees a read's queue, controller, flash
+// and link phases, in order and adding up to its latency.
+func TestObserverPhases(t *testing.T) {
+	eng := sim.NewEngine(1)
+	var phases []sim.Phase
+	var total sim.Time
+	obs := &sim.Observer{Phase: func(_ string, _ *sim.Request, p sim.Phase, a, b sim.Time) {
+		phases = append(phases, p)
+		total += b - a
+	}}
+	d, err := New(eng, smallX25M(), "ssd0", obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, eng, d, &sim.Request{Op: sim.Write, Offset: 0, Length: 4096})
+	eng.Run()
+	phases, total = nil, 0
+	r := &sim.Request{Op: sim.Read, Offset: 0, Length: 4096}
+	do(t, eng, d, r)
+	want := []sim.Phase{sim.PhaseOverhead, sim.PhaseMedia, sim.PhaseBus}
+	if fmt.Sprint(phases) != fmt.Sprint(want) || time.Duration(total) != r.Latency() {
+		t.Fatalf("phases %v (sum %v), want %v summing to the latency %v", phases, time.Duration(total), want, r.Latency())
 	}
 }

@@ -108,7 +108,9 @@ type slot struct {
 	ackAt      sim.Time // earliest completion
 	flushSeq   []uint64 // per die: units a flush waits for
 	bufWaiting bool
-	buffered   bool // a write acknowledged from the buffer
+	buffered   bool     // a write acknowledged from the buffer
+	tAdmit     sim.Time // when it got its tag (a write: its buffer room)
+	tCtrl      sim.Time // when the controller finished with it
 }
 
 type doneHandler struct{ d *Drive }
@@ -231,7 +233,7 @@ func (d *Drive) admit(r *sim.Request, now sim.Time) {
 	n := len(d.freeSlots)
 	s := &d.slots[d.freeSlots[n-1]]
 	d.freeSlots = d.freeSlots[:n-1]
-	s.r, s.remaining, s.ackAt, s.buffered = r, 0, now, false
+	s.r, s.remaining, s.ackAt, s.buffered, s.tAdmit, s.tCtrl = r, 0, now, false, now, now
 	switch r.Op {
 	case sim.Read:
 		d.startRead(s, now)
@@ -261,7 +263,7 @@ func (d *Drive) startRead(s *slot, now sim.Time) {
 	t := max(now.Add(d.p.CommandLatency), d.ctrlFree)
 	d.ctrlFree = t.Add(d.p.ReadCost)
 	t = d.ctrlFree
-	s.ackAt = t
+	s.ackAt, s.tCtrl = t, t
 	lastPage := int64(-1)
 	first, end := d.units(s.r)
 	for u := first; u < end; u++ {
@@ -337,9 +339,9 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 	r := s.r
 	l := max(now.Add(d.p.CommandLatency), *d.linkIn) + d.linkTime(r.Length)
 	*d.linkIn = l
-	s.ackAt = l
+	s.ackAt, s.tAdmit = l, now
 	c := max(l, d.ctrlFree).Add(d.p.WriteCost)
-	d.ctrlFree = c
+	d.ctrlFree, s.tCtrl = c, c
 	owner := int32(-1)
 	if sync {
 		owner = s.idx
@@ -540,6 +542,7 @@ func (d *Drive) checkFlushes(now sim.Time) {
 // a queued request takes it, and Done runs.
 func (d *Drive) finish(s *slot, now sim.Time) {
 	r := s.r
+	ph := *s // its times, before a queued request takes the slot
 	s.r = nil
 	d.count(s, r)
 	d.freeSlots = append(d.freeSlots, s.idx)
@@ -554,10 +557,34 @@ func (d *Drive) finish(s *slot, now sim.Time) {
 	}
 	r.Completed = now
 	if d.obs != nil {
-		d.obs.OnPhase(d.name, r, sim.PhaseMedia, r.Issued, now)
+		d.emitPhases(r, ph, now)
 	}
 	d.obs.OnCompleted(d.name, r, now)
 	r.Done(r)
+}
+
+// emitPhases tells the observer where r's time went: waiting for a tag
+// (or buffer room), the controller, flash (page reads with their channel
+// transfers, or the programs a write-through waits for) and the link.
+func (d *Drive) emitPhases(r *sim.Request, ph slot, now sim.Time) {
+	o, n := d.obs, d.name
+	o.OnPhase(n, r, sim.PhaseQueue, r.Issued, ph.tAdmit)
+	switch r.Op {
+	case sim.Read:
+		o.OnPhase(n, r, sim.PhaseOverhead, ph.tAdmit, ph.tCtrl)
+		o.OnPhase(n, r, sim.PhaseMedia, ph.tCtrl, ph.ackAt)
+		o.OnPhase(n, r, sim.PhaseBus, ph.ackAt, now)
+	case sim.Write:
+		o.OnPhase(n, r, sim.PhaseBus, ph.tAdmit, ph.ackAt)
+		if ph.buffered {
+			o.OnPhase(n, r, sim.PhaseCacheHit, ph.ackAt, now)
+			return
+		}
+		o.OnPhase(n, r, sim.PhaseOverhead, ph.ackAt, ph.tCtrl)
+		o.OnPhase(n, r, sim.PhaseMedia, ph.tCtrl, now)
+	default:
+		o.OnPhase(n, r, sim.PhaseOverhead, ph.tAdmit, now)
+	}
 }
 
 // count adds s's request r to the counters and moves its bytes.
