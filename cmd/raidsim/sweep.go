@@ -76,7 +76,7 @@ func sweepFlags(o *sweepOptions) *pflag.FlagSet {
 	fs.StringVar(&o.cdf, "cdf", "", "also draw the latency CDF of every point (configuration) as FILE.svg or FILE.png")
 	fs.StringVar(&o.plot, "plot", "", "also draw the first --metric as FILE.svg or FILE.png: a heat map for two axes, else a curve against the last axis per combination of the others")
 	fs.StringVar(&o.trace.path, "trace-events", "", "also write one point's requests and drive commands as a Chrome trace-event file (Perfetto): FILE.json, with --trace-point")
-	fs.IntVar(&o.trace.point, "trace-point", -1, "with --trace-events: the point to record, by its index")
+	fs.StringVar(&o.trace.pointFlag, "trace-point", "", "with --trace-events: the point to record, by its index")
 	fs.StringVar(&o.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and the sweep takes over a second), on or off")
 	return fs
 }

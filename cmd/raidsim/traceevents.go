@@ -109,22 +109,28 @@ func (t *traceEventsOut) write(stderr io.Writer) error {
 // sweepTrace is `raidsim sweep --trace-events FILE --trace-point N`:
 // the trace events of one point of the sweep.
 type sweepTrace struct {
-	path  string
-	point int
-	out   *traceEventsOut
+	path      string
+	pointFlag string // --trace-point as given
+	point     int
+	out       *traceEventsOut
 }
 
 // check reports the flags' problems.
 func (s *sweepTrace) check() []string {
 	switch {
-	case s.path == "" && s.point >= 0:
+	case s.path == "" && s.pointFlag != "":
 		return []string{"--trace-point needs --trace-events FILE.json"}
-	case s.path != "" && s.point < 0:
+	case s.path == "":
+		return nil
+	case s.pointFlag == "":
 		return []string{"--trace-events: name the point to record with --trace-point N (its index, as --list prints it)"}
 	}
-	if s.path != "" {
-		s.out = &traceEventsOut{path: s.path, log: lifelog.Log{MaxRoots: defaultTraceEventsLimit}}
+	n, err := strconv.Atoi(s.pointFlag)
+	if err != nil || n < 0 {
+		return []string{fmt.Sprintf("--trace-point: want a point index (0 or more), got %q", s.pointFlag)}
 	}
+	s.point = n
+	s.out = &traceEventsOut{path: s.path, log: lifelog.Log{MaxRoots: defaultTraceEventsLimit}}
 	return nil
 }
 
