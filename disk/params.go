@@ -722,9 +722,11 @@ func (p *Params) checkZoneLayout(bad complain, f string, z Zone) {
 		bad(f+".ReservedSectors", "reserved (%d) and spare (%d, %d a region) sectors must be non-negative and leave some of the zone's %d slots", z.ReservedSectors, z.SpareSectors, z.RegionSpares, slots)
 	}
 	prev := int64(-1)
+	slipsOK := true
 	for j, s := range z.Slips {
 		if s <= prev || s >= slots {
 			bad(fmt.Sprintf("%s.Slips[%d]", f, j), "must be increasing and below the zone's %d slots, got %d", slots, s)
+			slipsOK = false
 			break
 		}
 		prev = s
@@ -736,7 +738,7 @@ func (p *Params) checkZoneLayout(bad complain, f string, z Zone) {
 	if local := p.Sparing.Region != SpareNone && !p.Sparing.SlipToEnd && z.RegionSpares > 0; !local && int64(len(z.Slips)) > spares {
 		bad(f+".Slips", "%d slips exceed the zone's %d spares", len(z.Slips), spares)
 	}
-	if prev >= 0 || z.RegionSpares != 0 || len(z.Remaps) > 0 {
+	if slipsOK && (prev >= 0 || z.RegionSpares != 0 || len(z.Remaps) > 0) {
 		p.checkSparing(bad, f, z)
 	}
 }

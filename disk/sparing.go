@@ -38,6 +38,16 @@ const (
 // along the whole zone, past the region spares, into the zone's end
 // spares (Zone.SpareSectors). Zone.ReservedSectors are the first slots
 // that would hold LBAs; they hold none.
+//
+// This follows DiskSim's manual. Its source differs in places the manual
+// does not describe, which are not followed: with spares at the front of
+// each cylinder a slip there leaves the cylinder's last LBA numbers
+// unmapped (here the slip takes one of the cylinder's spares, as the
+// manual says slips do); under per-track and per-cylinder sparing the
+// slips before a track also shift its skew (here skews are the manual's:
+// physical sector 0 of every track at the same angle, plus the zone's
+// offset and skews); and a zone's last, shorter range of cylinders gets
+// no spares (here every range does).
 type Sparing struct {
 	// Region is where the region spares are.
 	Region SpareRegion

@@ -323,7 +323,10 @@ func (c *ctrl) readAhead(p *disk.Params) error {
 }
 
 // writeCache sets the write cache from the fast write level: 0 none; 1
-// write-back "for contiguous sequential write request streams" only; 2
+// write-back "for contiguous sequential write request streams" only (a
+// write is written back if it "appends to the current segment of dirty
+// data": here, if it starts where the previous command, a write, ended;
+// the first write of a stream goes to the media); 2
 // for such streams "even if they are intermixed with read or
 // non-appending write requests, although before any such request is
 // serviced by the disk, all of the dirty write data must be flushed".

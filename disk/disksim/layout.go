@@ -370,6 +370,9 @@ func (l *loader) zone(b *Block, revs bool, sparing int64, surfaces int) (disk.Zo
 	case 2, 3, 5, 8: // spares in each region, used by its slips
 		z.RegionSpares = k
 	case 4, 6: // spares in each cylinder; slips push LBAs to the end
+		// of the disk: each zone ends as many LBAs early as it has slips,
+		// the next zone starting where they were pushed (DiskSim's source
+		// counts a zone's blocks so; the manual leaves the count open).
 		z.RegionSpares, z.SpareSectors = k, n
 	case 9: // spares at the end of the zone, used by slips
 		z.SpareSectors = k
