@@ -67,8 +67,8 @@
 // Drive.Precondition puts a fresh drive in state FreshOutOfBox, Fill or
 // Steady functionally, without simulated time, the dies in parallel (each
 // with its own random stream, so the result does not depend on the number
-// of goroutines): the 160 GB preset reaches steady state in about 12 s of
-// CPU and holds 341 MB (BenchmarkPrecondition).
+// of goroutines): the 160 GB preset reaches steady state in 12-17 s of
+// CPU and holds 342 MB (BenchmarkPrecondition).
 //
 // # Write amplification
 //

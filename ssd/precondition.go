@@ -23,14 +23,14 @@ type PreconditionResult struct {
 }
 
 // Steady-state detection: rounds of an eighth of the logical units; stop
-// once at least steadyMinRounds rounds (half the capacity) were written
+// once at least steadyMinRounds rounds (3/8 of the capacity) were written
 // and the round's write amplification moved by under steadyTolerance
 // from the round before, or after steadyMaxRounds (8 capacities). From a
 // sequential fill, uniform random overwrites reach their steady write
 // amplification within a quarter of the capacity (TestSteadyConverges).
 const (
 	steadyRoundDiv  = 8
-	steadyMinRounds = 4
+	steadyMinRounds = 3
 	steadyMaxRounds = 64
 	steadyTolerance = 0.01
 )
