@@ -63,7 +63,9 @@ const benchHelpText = `Usage: raidsim bench [experiment flags] [--count N] [--cp
 
 Runs an experiment and prints how fast the simulator ran it, for comparing
 machines, versions and other simulators: simulated requests, wall-clock
-seconds, requests per second, nanoseconds and heap allocations per request
+seconds, requests per second and nanoseconds per request (wall clock), the
+CPU seconds the process used meanwhile (on a machine shared with other
+work, CPU time is the steadier figure), heap allocations per request
 (set-up included), and the process's peak resident memory. Without flags it
 runs the stack benchmark of the README's performance table:
 
@@ -136,15 +138,15 @@ func runBench(args []string, stdout, _ io.Writer) (err error) {
 			}
 		}()
 	}
-	fmt.Fprintf(stdout, "%4s %10s %9s %11s %10s %14s %12s\n", "run", "requests", "wall s", "requests/s", "ns/request", "allocs/request", "peak RSS MiB")
+	fmt.Fprintf(stdout, "%4s %10s %9s %11s %10s %8s %14s %12s\n", "run", "requests", "wall s", "requests/s", "ns/request", "CPU s", "allocs/request", "peak RSS MiB")
 	for i := range o.count {
 		m, err := measure(&b.x)
 		if err != nil {
 			return b.explain(err)
 		}
-		fmt.Fprintf(stdout, "%4d %10d %9.3f %11.0f %10.0f %14.4f %12s\n", i+1, m.requests, m.wall.Seconds(),
+		fmt.Fprintf(stdout, "%4d %10d %9.3f %11.0f %10.0f %8s %14.4f %12s\n", i+1, m.requests, m.wall.Seconds(),
 			float64(m.requests)/m.wall.Seconds(), float64(m.wall.Nanoseconds())/float64(m.requests),
-			float64(m.allocs)/float64(m.requests), rssText(m.peakRSS))
+			cpuText(m.cpu), float64(m.allocs)/float64(m.requests), rssText(m.peakRSS))
 	}
 	return nil
 }
@@ -153,6 +155,7 @@ func runBench(args []string, stdout, _ io.Writer) (err error) {
 type measurement struct {
 	requests int64         // requests completed (reads, writes, flushes, failed ones)
 	wall     time.Duration // wall-clock time of the whole run, set-up and report included
+	cpu      time.Duration // CPU time of the process during the run (all threads); -1 if unknown
 	allocs   uint64        // heap allocations of the run
 	peakRSS  int64         // the process's peak resident set so far, bytes; -1 if unknown
 }
@@ -162,9 +165,11 @@ func measure(x *spec.Experiment) (measurement, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0, _ := resources()
 	start := time.Now()
 	rep, err := raidsim.Run(x)
 	wall := time.Since(start)
+	cpu1, rss := resources()
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		return measurement{}, err
@@ -173,13 +178,26 @@ func measure(x *spec.Experiment) (measurement, error) {
 	m := measurement{
 		requests: t.All.IOs + t.Flushes + t.FailedRequests,
 		wall:     wall,
+		cpu:      cpu1 - cpu0,
 		allocs:   after.Mallocs - before.Mallocs,
-		peakRSS:  peakRSS(),
+		peakRSS:  rss,
+	}
+	if cpu0 < 0 {
+		m.cpu = -1
 	}
 	if m.requests == 0 {
 		m.requests = 1 // an empty run: per-request figures are the run's
 	}
 	return m, nil
+}
+
+// cpuText formats a CPU time in seconds, or "n/a" where the platform
+// does not report it.
+func cpuText(d time.Duration) string {
+	if d < 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", d.Seconds())
 }
 
 // rssText formats a peak RSS in MiB, or "n/a" where the platform does
@@ -206,4 +224,11 @@ func startProfile(file string) (func() error, error) {
 		pprof.StopCPUProfile()
 		return f.Close()
 	}, nil
+}
+
+// peakRSS returns the process's peak resident set size in bytes, or -1
+// if the system does not say.
+func peakRSS() int64 {
+	_, rss := resources()
+	return rss
 }
