@@ -33,9 +33,9 @@ const (
 	// maxCacheBlocks bounds the volume cache's blocks: random writes
 	// leave one dirty extent per block, each an index entry of about
 	// cacheExtentBytes (measured: cache.TestExtentIndexBytes), so 2^24
-	// blocks keep the index under ~3 GB.
+	// blocks keep the index under ~3.6 GB.
 	maxCacheBlocks   = 1 << 24
-	cacheExtentBytes = 180
+	cacheExtentBytes = 220
 	maxIOs           = 1 << 32 // requests per job
 	maxHeads         = 256
 	maxRPM           = 100000
