@@ -38,8 +38,10 @@
 //     goes to the storage directly (O_DIRECT).
 //  4. Whatever goes to the storage first pays software RAID's parity
 //     (XORRate, [Storage.ParityBytes]) and stripe cache
-//     (StripeCachePerPage), and a host-memory volume cache's lookup and
-//     copy; each drive command then pays CommandCost.
+//     (StripeCachePerPage; reads skip it with RAIDReadBypass, as md's
+//     chunk-aligned reads do since Linux 2.6.20), and a host-memory
+//     volume cache's lookup and copy; each drive command then pays
+//     CommandCost.
 //  5. The reply (and the data, for a read) crosses the link back.
 //
 // # CPU
@@ -53,7 +55,9 @@
 // # Page cache
 //
 // Reads of cached pages are hits; sequential reads read ahead
-// PageCache.ReadAhead (128 KiB). Writes are acknowledged from memory
+// PageCache.ReadAhead (128 KiB), or over a software parity array the
+// RAIDReadAheadStripes whole stripes Linux md asks for when larger
+// ([Params.ReadAheadFor]: 256 KiB for 3 drives with 64 KiB chunks). Writes are acknowledged from memory
 // until dirty data reaches dirty_ratio of the cache, where writers are
 // throttled until writeback makes room; above dirty_background_ratio the
 // flusher writes back at once, and data dirty for dirty_expire is

@@ -126,17 +126,20 @@ func (h *Host) Attach(below sim.Device, st Storage) error {
 	}
 	s := &shim{h: h, below: below, kind: shimStorage, name: h.name + "-storage", st: st}
 	s.ev = shimHandler{s}
-	return h.attachTop(s, below.Capacity(), below.SectorSize())
+	return h.attachTop(s, below.Capacity(), below.SectorSize(), h.p.ReadAheadFor(st))
 }
 
 // attachTop makes dev (capacity bytes of ss-byte sectors) what the host
-// sends requests to, under the page cache when there is one.
-func (h *Host) attachTop(dev sim.Device, capacity int64, ss int) error {
+// sends requests to, under the page cache when there is one, reading
+// ahead readAhead bytes.
+func (h *Host) attachTop(dev sim.Device, capacity int64, ss int, readAhead int64) error {
 	h.top, h.cap, h.ss = dev, capacity, ss
 	if h.p.PageCacheSize() == 0 {
 		return nil
 	}
-	pc, err := cache.New(h.eng, h.p.PageCacheConfig(), dev, h.name+"-page-cache", h.obs)
+	cfg := h.p.PageCacheConfig()
+	cfg.ReadAhead = readAhead
+	pc, err := cache.New(h.eng, cfg, dev, h.name+"-page-cache", h.obs)
 	if err != nil {
 		h.top = nil
 		return fmt.Errorf("host: page cache: %w", err)

@@ -285,14 +285,14 @@ func TestReadTwiceOverGigabit(t *testing.T) {
 
 // TestValidate: every problem at once, each naming its field.
 func TestValidate(t *testing.T) {
-	p := host.Params{Cores: -1, SyscallCost: -1, CopyRate: -5, RAM: 1 << 20, Reserve: 2 << 20,
+	p := host.Params{Cores: -1, SyscallCost: -1, CopyRate: -5, RAM: 1 << 20, Reserve: 2 << 20, RAIDReadAheadStripes: -1,
 		PageCache: host.PageCache{DirtyRatio: 1.5, DirtyBackgroundRatio: 2, DirtyExpire: -1, ReadAhead: 1000},
 		Network:   &host.Link{Rate: 0, Latency: -1}}
 	err := p.WithDefaults().Validate()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, f := range []string{"Params.Cores", "Params.SyscallCost", "Params.CopyRate", "Params.Reserve",
+	for _, f := range []string{"Params.Cores", "Params.SyscallCost", "Params.CopyRate", "Params.Reserve", "Params.RAIDReadAheadStripes",
 		"Params.PageCache.DirtyRatio", "Params.PageCache.DirtyBackgroundRatio", "Params.PageCache.DirtyExpire",
 		"Params.PageCache.ReadAhead", "Params.Network.Rate", "Params.Network.Latency"} {
 		if !strings.Contains(err.Error(), f) {

@@ -45,6 +45,21 @@ type Params struct {
 	// handle_stripe, and the copy between the stripe cache and the
 	// request); reads and writes pay it. Zero for hardware RAID.
 	StripeCachePerPage time.Duration
+	// RAIDReadBypass says whether software RAID reads a healthy array's
+	// data chunks straight from the members, bypassing the stripe cache,
+	// so that reads pay no StripeCachePerPage (only the members' driver
+	// commands): Linux md's chunk_aligned_read, since 2.6.20 (the block
+	// layer splits reads at chunk boundaries, so every read of a
+	// non-degraded array qualifies). False: every page read passes the
+	// stripe cache, as in md before 2.6.20 (and writes always do).
+	RAIDReadBypass bool
+	// RAIDReadAheadStripes is how many whole stripes of a software
+	// parity array the read-ahead window must cover: Linux md's raid5
+	// run() raises the array's read-ahead to 2 x data members x chunk
+	// when it is smaller (2 for md; 0 leaves PageCache.ReadAhead alone,
+	// as on a host whose RAID driver does not, e.g. Windows' chipset
+	// RAID). See [Params.ReadAheadFor].
+	RAIDReadAheadStripes int
 	// VolumeCacheLookup and VolumeCacheCopyRate are the cost of a volume
 	// write-back cache kept in host memory by the RAID driver (Intel
 	// Matrix Storage's "Volume Write Back Cache"): core time per request
@@ -196,6 +211,22 @@ func (p Params) DirtyLimit() int64 {
 	return int64(p.PageCache.DirtyRatio*float64(p.PageCacheSize())) &^ (PageSize - 1)
 }
 
+// MaxRAIDReadAheadStripes bounds Params.RAIDReadAheadStripes.
+const MaxRAIDReadAheadStripes = 64
+
+// ReadAheadFor returns the read-ahead window, in bytes, of the page
+// cache over st: PageCache.ReadAhead, raised for a software parity array
+// to RAIDReadAheadStripes whole stripes (data members x stripe unit
+// each) when that is larger, as Linux md does when it starts a RAID 4,
+// 5 or 6 array (3 drives with 64 KiB chunks: 2 x 2 x 64 KiB = 256 KiB).
+func (p Params) ReadAheadFor(st Storage) int64 {
+	ra := p.PageCache.ReadAhead
+	if st.Parity > 0 && p.RAIDReadAheadStripes > 0 {
+		ra = max(ra, int64(p.RAIDReadAheadStripes)*int64(st.DataMembers)*st.StripeUnit)
+	}
+	return ra
+}
+
 // Validate reports every problem with p at once, each naming its field
 // and value. It does not apply defaults: validate p.WithDefaults() to
 // check what New uses.
@@ -235,6 +266,9 @@ type namedDuration struct {
 func (p Params) validateCPU(ps *problems) {
 	if p.Cores < 1 || p.Cores > MaxCores {
 		ps.add("Cores must be in 1..%d, got %d", MaxCores, p.Cores)
+	}
+	if p.RAIDReadAheadStripes < 0 || p.RAIDReadAheadStripes > MaxRAIDReadAheadStripes {
+		ps.add("RAIDReadAheadStripes must be in 0..%d, got %d", MaxRAIDReadAheadStripes, p.RAIDReadAheadStripes)
 	}
 	ps.notNegative(
 		namedDuration{"SyscallCost", p.SyscallCost}, namedDuration{"CommandCost", p.CommandCost},

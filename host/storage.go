@@ -156,7 +156,9 @@ func (s *shim) cost(r *sim.Request) {
 		if r.Op == sim.Write {
 			s.c[KindParity] = perRate(s.st.ParityBytes(r.Offset, r.Length), p.XORRate)
 		}
-		s.c[KindStripeCache] = time.Duration(pages(r.Offset, r.Length)) * p.StripeCachePerPage
+		if r.Op != sim.Read || !p.RAIDReadBypass {
+			s.c[KindStripeCache] = time.Duration(pages(r.Offset, r.Length)) * p.StripeCachePerPage
+		}
 	}
 	if s.st.VolumeCache {
 		s.c[KindVolumeCache] = satAdd(p.VolumeCacheLookup, perRate(r.Length, p.VolumeCacheCopyRate))

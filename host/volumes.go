@@ -38,6 +38,7 @@ func (h *Host) AttachVolumes(vols ...Volume) error {
 	c.ev = concatHandler{c}
 	c.done = c.partDone
 	var base int64
+	readAhead := h.p.PageCache.ReadAhead
 	for i, v := range vols {
 		if v.Dev == nil {
 			return fmt.Errorf("host: volume %d has no device", i)
@@ -49,6 +50,9 @@ func (h *Host) AttachVolumes(vols ...Volume) error {
 			return fmt.Errorf("host: volume %d has %d-byte sectors, volume 0 %d", i, ss, c.ss)
 		}
 		c.ss = v.Dev.SectorSize()
+		// One page cache serves every volume; Linux keeps a read-ahead
+		// window per block device, here the largest one any volume asks.
+		readAhead = max(readAhead, h.p.ReadAheadFor(v.Storage))
 		s := &shim{h: h, below: v.Dev, kind: shimStorage, name: fmt.Sprintf("%s-storage%d", h.name, i), st: v.Storage}
 		s.ev = shimHandler{s}
 		n := v.Dev.Capacity()
@@ -59,7 +63,7 @@ func (h *Host) AttachVolumes(vols ...Volume) error {
 		h.views = append(h.views, &view{h: h, base: base, cap: n})
 		base = (base+n+volumeGap-1)/volumeGap*volumeGap + volumeGap
 	}
-	return h.attachTop(c, c.vols[len(c.vols)-1].end, c.ss)
+	return h.attachTop(c, c.vols[len(c.vols)-1].end, c.ss, readAhead)
 }
 
 // Volume returns the device of volume i as the host serves it (after

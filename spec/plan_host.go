@@ -23,7 +23,7 @@ func planHost(p *problems, h *Host, pl *Plan) {
 			{"dirty_expire", h.DirtyExpire != 0}, {"writeback_interval", h.WritebackInterval != 0},
 			{"read_ahead", h.ReadAhead != 0}, {"network", h.Network != ""}, {"syscall_cost", h.SyscallCost != nil},
 			{"command_cost", h.CommandCost != nil}, {"stripe_cache_per_page", h.StripeCachePerPage != nil},
-			{"copy_rate", h.CopyRate != nil}, {"xor_rate", h.XORRate != nil}} {
+			{"copy_rate", h.CopyRate != nil}, {"xor_rate", h.XORRate != nil}, {"raid_read_bypass", h.RAIDReadBypass != nil}} {
 			if f.set {
 				p.add(at+f.key, "needs a host model (stack.host.preset, e.g. nas-1gb)")
 			}
@@ -138,6 +138,9 @@ func withProtocolCost(l host.Link, old *host.Link) *host.Link {
 // overrideCPU applies the description's CPU cost overrides to hp.
 func overrideCPU(p *problems, h *Host, hp *host.Params) {
 	const at = "stack.host."
+	if h.RAIDReadBypass != nil {
+		hp.RAIDReadBypass = *h.RAIDReadBypass
+	}
 	for _, f := range []struct {
 		key string
 		v   *Duration

@@ -292,6 +292,10 @@ type Host struct {
 	SyscallCost        *Duration `yaml:"syscall_cost,omitempty" json:"syscall_cost,omitempty" default:"(the preset's)"`
 	CommandCost        *Duration `yaml:"command_cost,omitempty" json:"command_cost,omitempty" default:"(the preset's)"`
 	StripeCachePerPage *Duration `yaml:"stripe_cache_per_page,omitempty" json:"stripe_cache_per_page,omitempty" default:"(the preset's)"`
+	// RAIDReadBypass overrides whether software RAID reads bypass the
+	// stripe cache (Linux md's chunk-aligned reads, since 2.6.20;
+	// host.Params.RAIDReadBypass): false for nas-1gb, true for server.
+	RAIDReadBypass *bool `yaml:"raid_read_bypass,omitempty" json:"raid_read_bypass,omitempty" default:"(the preset's)"`
 	// CopyRate and XORRate override the preset's memory copy and software
 	// parity rates in bytes per second (xor_rate 0: parity costs no host
 	// CPU, as with a hardware RAID controller).
