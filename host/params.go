@@ -43,7 +43,8 @@ type Params struct {
 	// StripeCachePerPage is the core time software RAID 4/5/6 spends per
 	// 4 KiB page it passes through its stripe cache (Linux md's
 	// handle_stripe, and the copy between the stripe cache and the
-	// request); reads and writes pay it. Zero for hardware RAID.
+	// request); writes pay it, and reads unless RAIDReadBypass. Zero
+	// for hardware RAID.
 	StripeCachePerPage time.Duration
 	// RAIDReadBypass says whether software RAID reads a healthy array's
 	// data chunks straight from the members, bypassing the stripe cache,
