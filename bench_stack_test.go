@@ -134,23 +134,10 @@ func TestStackSteadyStateAllocations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := stackExperiment(1)
 			tc.stack(x)
-			eng := sim.NewEngine(1)
-			s, err := raidsim.NewStack(eng, x.Stack, "", nil)
-			require.NoError(t, err)
-			gen, err := trace.NewSynthetic(trace.Workload{RW: trace.RWRandRW, RWMixRead: 70, BS: 4096}, eng.Rand("job"),
-				s.Top.Capacity(), s.Top.SectorSize())
-			require.NoError(t, err)
-			l := &stackLoop{dev: s.Top, gen: gen}
-			for range 32 {
-				l.submit(&sim.Request{Done: l.onDone})
-			}
-			for l.done < 100_000 && eng.Step() {
-			}
+			eng, l := newStackLoop(t, x)
+			l.run(eng, 100_000)
 			const n = 50_000
-			step := func() {
-				for target := l.done + 1; l.done < target && eng.Step(); {
-				}
-			}
+			step := func() { l.run(eng, 1) }
 			perRequest := testing.AllocsPerRun(n, step)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -163,5 +150,63 @@ func TestStackSteadyStateAllocations(t *testing.T) {
 			require.NoError(t, l.err)
 			assert.Zero(t, perRequest, "allocations per request in steady state")
 		})
+	}
+}
+
+// BenchmarkStackSteady times the stack benchmark's per-request path
+// after a warm-up of 200,000 requests (the volume cache full and
+// destaging, free lists and indexes grown), for 100k and 1M requests.
+// BenchmarkStack's whole runs include the warm-up, whose first ~60,000
+// requests are cheaper (the cache absorbs writes without destaging), so
+// its 1M run costs more per request than its 100k run; here both run
+// lengths time the same steady state, which shows whether the cost per
+// request grows with the run. Run it with
+//
+//	go test -run '^$' -bench StackSteady -cpu 1 -count 5 .
+func BenchmarkStackSteady(b *testing.B) {
+	const warm = 200_000
+	for _, n := range []struct {
+		name string
+		ios  int
+	}{{"100k", 100_000}, {"1M", 1_000_000}} {
+		b.Run("stack=cache-raid5x4/mix=70-30/qd=32/warm=200k/ios="+n.name, func(b *testing.B) {
+			var reqs float64
+			for b.Loop() {
+				b.StopTimer()
+				eng, l := newStackLoop(b, stackExperiment(1))
+				l.run(eng, warm)
+				b.StartTimer()
+				l.run(eng, n.ios)
+				reqs += float64(n.ios)
+				if l.err != nil {
+					b.Fatal(l.err)
+				}
+			}
+			b.ReportMetric(reqs/b.Elapsed().Seconds(), "requests/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/reqs, "ns/request")
+		})
+	}
+}
+
+// newStackLoop builds x's stack on a new engine with a 70/30 random
+// 4 KiB generator and 32 requests outstanding.
+func newStackLoop(tb testing.TB, x *spec.Experiment) (*sim.Engine, *stackLoop) {
+	tb.Helper()
+	eng := sim.NewEngine(1)
+	s, err := raidsim.NewStack(eng, x.Stack, "", nil)
+	require.NoError(tb, err)
+	gen, err := trace.NewSynthetic(trace.Workload{RW: trace.RWRandRW, RWMixRead: 70, BS: 4096}, eng.Rand("job"),
+		s.Top.Capacity(), s.Top.SectorSize())
+	require.NoError(tb, err)
+	l := &stackLoop{dev: s.Top, gen: gen}
+	for range 32 {
+		l.submit(&sim.Request{Done: l.onDone})
+	}
+	return eng, l
+}
+
+// run steps eng until n more requests have completed.
+func (l *stackLoop) run(eng *sim.Engine, n int) {
+	for target := l.done + n; l.done < target && eng.Step(); {
 	}
 }
