@@ -29,6 +29,13 @@ const memberBytes = 4 << 20
 
 func newFaultyArray(t *testing.T, level raid.Level, n int) *faultyArray {
 	t.Helper()
+	return newFaultyArrayPolicy(t, level, n, raid.WriteAuto)
+}
+
+// newFaultyArrayPolicy is newFaultyArray with RAID 5 writes planned by
+// policy.
+func newFaultyArrayPolicy(t *testing.T, level raid.Level, n int, policy raid.WritePolicy) *faultyArray {
+	t.Helper()
 	fa := &faultyArray{eng: sim.NewEngine(1)}
 	devs := make([]sim.Device, n)
 	for i := range n {
@@ -38,7 +45,7 @@ func newFaultyArray(t *testing.T, level raid.Level, n int) *faultyArray {
 		require.NoError(t, err)
 		fa.mems, fa.f, devs[i] = append(fa.mems, m), append(fa.f, f), f
 	}
-	a, err := raid.New(fa.eng, raid.Config{Level: level, StripeUnit: 16 << 10, RebuildData: true}, devs, "md0", nil)
+	a, err := raid.New(fa.eng, raid.Config{Level: level, StripeUnit: 16 << 10, RebuildData: true, Raid5Write: policy}, devs, "md0", nil)
 	require.NoError(t, err)
 	fa.a = a
 	return fa
@@ -219,4 +226,46 @@ func TestUREDuringRAID6RebuildLosesNothing(t *testing.T) {
 	_, err = spare.ReadAt(rebuilt, 0)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(original[:len(rebuilt)], rebuilt))
+}
+
+// TestRAID5WritePrereadError: a RAID 5 write whose pre-read meets an
+// unreadable sector is planned again the other way round instead of
+// failing, as md computes around a read error (real bytes): old data or
+// old parity unreadable under read-modify-write, or the untouched data
+// unreadable under reconstruct-write. The write lands, every byte of the
+// array reads back as written, and the unreadable sector is either
+// rewritten by the write or repaired by md on the next read of it.
+func TestRAID5WritePrereadError(t *testing.T) {
+	const u = 16 << 10
+	off := int64(8*3*u + 4096) // stripe 8, data chunk 0, 4 KiB in
+	for _, c := range []struct {
+		name   string
+		policy raid.WritePolicy
+		bad    func(p *raid.StripePlan) int // the member whose sector goes bad
+	}{
+		{"rmw/old-data", raid.WriteRMW, func(p *raid.StripePlan) int { return p.Member(0) }},
+		{"rmw/old-parity", raid.WriteRMW, func(p *raid.StripePlan) int { return p.ParityMember }},
+		{"rcw/untouched-data", raid.WriteRCW, func(p *raid.StripePlan) int { return p.Member(1) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fa := newFaultyArrayPolicy(t, raid.RAID5, 4, c.policy)
+			want := fa.fill(t)
+			var p raid.StripePlan
+			require.NoError(t, raid.PlanStripeWrite(raid.StripeWrite{Mapping: fa.a.Mapping(), Stripe: 8, Offset: off, End: off + 4096,
+				Failed: make([]bool, 4), Policy: c.policy}, &p))
+			bad := c.bad(&p)
+			fa.f[bad].MarkBad((8*u + 4096) / 512)
+
+			data := bytes.Repeat([]byte{0xA5}, 4096)
+			require.NoError(t, fa.io(t, sim.Write, off, data), "the write is planned around the unreadable sector")
+			copy(want[off:], data)
+			got := make([]byte, len(want))
+			require.NoError(t, fa.io(t, sim.Read, 0, got))
+			assert.True(t, bytes.Equal(want, got), "every byte reads back as written")
+			assert.Empty(t, fa.f[bad].BadSectors(), "the sector was rewritten, by the write or by md's repair on read")
+			require.NoError(t, fa.a.Fail(bad))
+			require.NoError(t, fa.io(t, sim.Read, 0, got))
+			assert.True(t, bytes.Equal(want, got), "the parity is right: with member %d failed every byte reconstructs", bad)
+		})
+	}
 }

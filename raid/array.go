@@ -516,7 +516,7 @@ func (a *Array) onChildDone(q *sim.Request) {
 		ms.busy += now.Sub(ms.busySince)
 	}
 	o, so := c.o, c.so
-	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q) || a.write6ReadFailed(c, q)) {
+	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q) || a.write6ReadFailed(c, q) || a.write5ReadFailed(c, q)) {
 		ms.errors++ // served from the redundancy instead
 	} else if q.Err != nil {
 		ms.errors++

@@ -122,12 +122,20 @@ func TestMemberErrorsPropagate(t *testing.T) {
 	a, err := raid.New(eng, raid.Config{Level: raid.RAID5, StripeUnit: 4096}, devs, "md0", nil)
 	require.NoError(t, err)
 	media := errors.New("media error")
-	// A pre-read fails: the stripe is left alone and the write fails.
+	// A pre-read fails (reconstruct-write reads chunks 1 and 2): md
+	// plans the stripe the other way round, reading old data and old
+	// parity instead, and the write lands.
 	mems[1].FailNext(media)
+	require.NoError(t, do(t, eng, a, sim.Write, 0, 4096))
+	assert.Equal(t, int64(1), mems[0].Stats().Writes, "the data write after the second plan's pre-reads")
+	// When the second plan's pre-read fails too, the stripe is left
+	// alone and the write fails.
+	mems[1].FailNext(media)
+	mems[0].FailNext(media)
 	err = do(t, eng, a, sim.Write, 0, 4096)
 	require.ErrorIs(t, err, media)
-	assert.EqualError(t, err, "raid: md0: write 4096@0: member 1: read 4096@0: media error")
-	assert.Zero(t, mems[0].Stats().Writes, "no write after a failed pre-read")
+	assert.EqualError(t, err, "raid: md0: write 4096@0: member 0: read 4096@0: media error")
+	assert.Equal(t, int64(1), mems[0].Stats().Writes, "no write after the failed pre-reads")
 	// A read error on one chunk of a spanning read is repaired from the
 	// redundancy, as md does: served, and written back to the member.
 	mems[2].FailNext(media)

@@ -93,12 +93,14 @@
 // the member, as md does on a read error ([Stats].Repairs): RAID 5 XORs
 // the stripe's other members, RAID 6 solves with P and Q, mirrors read
 // another copy; a RAID 6 write whose pre-read fails does the same for
-// its stripe. A rebuild source that cannot be read while no redundancy
+// its stripe, and a RAID 5 write whose pre-read fails is planned again
+// the other way round (read-modify-write becomes reconstruct-write and
+// the reverse), which reads around the unreadable range; the range is
+// rewritten by the write or repaired on its next read. A rebuild source that cannot be read while no redundancy
 // is left (RAID 5 with a member failed) loses that row's units of the
 // failed and the unreadable member: the rebuild records them, as md's
 // bad block log does, and goes on; [Array.LostRanges] names them and
-// reads there fail with [ErrLostInRebuild]. (A RAID 5 write whose
-// pre-read fails still fails.)
+// reads there fail with [ErrLostInRebuild].
 //
 // # Statistics
 //

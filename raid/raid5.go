@@ -165,6 +165,15 @@ func (a *Array) writeStripe(o *op, s int64) {
 			so.bufs[c] = a.getBuf()
 		}
 	}
+	a.preread(so)
+	if so.pending == 0 {
+		so.advance()
+	}
+}
+
+// preread issues the reads of so's plan.
+func (a *Array) preread(so *stripeOp) {
+	p, s := &so.sp, so.stripe
 	for c := range p.Read {
 		m := p.Member(c)
 		for _, x := range p.Read[c].List() {
@@ -174,12 +183,72 @@ func (a *Array) writeStripe(o *op, s int64) {
 			}
 			a.ct.prereadBytes += x.Len()
 			a.ct.prereads++
-			a.issue(o, so, m, sim.Read, s*a.u+x.Lo, x.Len(), buf)
+			a.issue(so.o, so, m, sim.Read, s*a.u+x.Lo, x.Len(), buf)
 		}
 	}
-	if so.pending == 0 {
-		so.advance()
+}
+
+// write5ReadFailed absorbs a RAID 5 write's pre-read that failed (an
+// unreadable sector, or its member failing meanwhile), once per stripe
+// write: when the stripe's other pre-reads are in, the write is planned
+// again the other way round (replanWrite5), as md computes around a
+// read error instead of failing the write. It records the failed range
+// in so.member, so.moff and so.mlen.
+func (a *Array) write5ReadFailed(c *child, q *sim.Request) bool {
+	so := c.so
+	if so == nil || so.kind != soWrite || so.phase != 0 || q.Op != sim.Read || so.retried || len(so.bad) > 0 {
+		return false
 	}
+	so.bad = append(so.bad, c.member)
+	so.member, so.moff, so.mlen = c.member, q.Offset, q.Length
+	return true
+}
+
+// replanWrite5 plans so's stripe write again after a pre-read failed:
+// read-modify-write becomes reconstruct-write and the reverse, which
+// reads other bytes. The unreadable range is either rewritten by the
+// write (old data or old parity the write replaces) or left for md's
+// repair on the next read of it (a data chunk the write leaves alone).
+// It reports whether the new pre-reads went out; when the new plan
+// would read the failed range again, the write fails.
+func (a *Array) replanWrite5(so *stripeOp) bool {
+	so.retried = true
+	o, s, p := so.o, so.stripe, &so.sp
+	policy := WriteRCW
+	if p.Method == PlanRCW {
+		policy = WriteRMW
+	}
+	for m := range a.n {
+		a.down[m] = !a.avail(m, s)
+	}
+	err := PlanStripeWrite(StripeWrite{Mapping: a.m, Stripe: s, Offset: o.r.Offset, End: o.r.End(), Failed: a.down, Policy: policy}, p)
+	if err == nil && p.Method != PlanLost && !a.rereads(so) {
+		a.notePlan(o.r, p)
+		a.preread(so)
+		return so.pending > 0
+	}
+	so.failed = true
+	o.fail(fmt.Errorf("raid: %s: %v: stripe %d: member %d unreadable at %d+%d and no other plan avoids it: %w",
+		a.name, o.r, s, so.member, so.moff, so.mlen, ErrDataLost))
+	return false
+}
+
+// rereads reports whether so's plan reads the range of so.member that
+// failed.
+func (a *Array) rereads(so *stripeOp) bool {
+	p := &so.sp
+	lo, hi := so.moff-so.stripe*a.u, so.moff-so.stripe*a.u+so.mlen
+	for c := range p.Read {
+		if p.Member(c) != so.member {
+			continue
+		}
+		for _, x := range p.Read[c].List() {
+			if x.Lo < hi && lo < x.Hi {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // advance runs when every member request of the current phase is done.
@@ -199,6 +268,9 @@ func (so *stripeOp) advance() {
 		if so.hole {
 			so.hole = false
 			a.updatesInFlight--
+		}
+		if so.phase == 0 && !so.failed && len(so.bad) > 0 && !so.retried && a.replanWrite5(so) {
+			return
 		}
 		if so.phase == 0 && !so.failed {
 			so.phase = 1
