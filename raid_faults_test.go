@@ -122,6 +122,30 @@ func TestRepairOnRead(t *testing.T) {
 	}
 }
 
+// rebuildBadRow is the row of member 2 that rebuildPastBadSector makes
+// unreadable.
+const rebuildBadRow = 37
+
+// rebuildPastBadSector fills the array, fails member 0, makes a sector
+// of member 2 in row rebuildBadRow unreadable and rebuilds member 0 onto
+// a new spare to the end. It returns the bytes written, member 0's
+// bytes before it failed, and the spare.
+func (fa *faultyArray) rebuildPastBadSector(t *testing.T) (want, original []byte, spare *simtest.MemDevice) {
+	t.Helper()
+	want = fa.fill(t)
+	original = make([]byte, memberBytes)
+	_, err := fa.mems[0].ReadAt(original, 0)
+	require.NoError(t, err)
+	require.NoError(t, fa.a.Fail(0))
+	const u = 16 << 10
+	fa.f[2].MarkBad(rebuildBadRow*u/512 + 5)
+	spare, err = simtest.NewMemDevice(fa.eng, simtest.MemConfig{Capacity: memberBytes, WriteLatency: time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, fa.a.Rebuild(spare))
+	fa.eng.Run()
+	return want, original, spare
+}
+
 // TestUREDuringRAID5Rebuild: a sector of a surviving member unreadable
 // while member 0 is rebuilt loses that stripe's units of members 0 and
 // the bad member, exactly; reads there fail with ErrLostInRebuild and
@@ -129,18 +153,8 @@ func TestRepairOnRead(t *testing.T) {
 // member 0's bytes except in the lost row.
 func TestUREDuringRAID5Rebuild(t *testing.T) {
 	fa := newFaultyArray(t, raid.RAID5, 4)
-	want := fa.fill(t)
-	original := make([]byte, memberBytes)
-	_, err := fa.mems[0].ReadAt(original, 0)
-	require.NoError(t, err)
-	require.NoError(t, fa.a.Fail(0))
-	const u = 16 << 10
-	row := int64(37)
-	fa.f[2].MarkBad(row*u/512 + 5)
-	spare, err := simtest.NewMemDevice(fa.eng, simtest.MemConfig{Capacity: memberBytes, WriteLatency: time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, fa.a.Rebuild(spare))
-	fa.eng.Run()
+	want, original, spare := fa.rebuildPastBadSector(t)
+	const u, row = int64(16 << 10), int64(rebuildBadRow)
 	rb := fa.a.Stats().Rebuild
 	require.True(t, rb.Done, "the rebuild records the loss and goes on: %v", rb.Err)
 
@@ -175,7 +189,7 @@ func TestUREDuringRAID5Rebuild(t *testing.T) {
 		require.True(t, bytes.Equal(want[off:off+u], got), "bytes at %d", off)
 	}
 	rebuilt := make([]byte, memberBytes)
-	_, err = spare.ReadAt(rebuilt, 0)
+	_, err := spare.ReadAt(rebuilt, 0)
 	require.NoError(t, err)
 	rows := fa.a.Geometry().MemberBytes / u
 	for r := range rows {
@@ -204,18 +218,7 @@ func mergeAdjacent(es []raid.Extent) []raid.Extent {
 // member's bytes, and the bad sector is rewritten (real bytes).
 func TestUREDuringRAID6RebuildLosesNothing(t *testing.T) {
 	fa := newFaultyArray(t, raid.RAID6, 4)
-	want := fa.fill(t)
-	original := make([]byte, memberBytes)
-	_, err := fa.mems[0].ReadAt(original, 0)
-	require.NoError(t, err)
-	require.NoError(t, fa.a.Fail(0))
-	const u = 16 << 10
-	row := int64(37)
-	fa.f[2].MarkBad(row*u/512 + 5)
-	spare, err := simtest.NewMemDevice(fa.eng, simtest.MemConfig{Capacity: memberBytes, WriteLatency: time.Millisecond})
-	require.NoError(t, err)
-	require.NoError(t, fa.a.Rebuild(spare))
-	fa.eng.Run()
+	want, original, spare := fa.rebuildPastBadSector(t)
 	require.True(t, fa.a.Stats().Rebuild.Done)
 	assert.Zero(t, fa.a.LostBytes())
 	assert.Empty(t, fa.f[2].BadSectors(), "the unreadable unit was solved and rewritten")
@@ -223,7 +226,7 @@ func TestUREDuringRAID6RebuildLosesNothing(t *testing.T) {
 	require.NoError(t, fa.io(t, sim.Read, 0, got))
 	assert.True(t, bytes.Equal(want, got))
 	rebuilt := make([]byte, fa.a.Geometry().MemberBytes)
-	_, err = spare.ReadAt(rebuilt, 0)
+	_, err := spare.ReadAt(rebuilt, 0)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(original[:len(rebuilt)], rebuilt))
 }

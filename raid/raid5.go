@@ -37,11 +37,11 @@ type stripeOp struct {
 	target  []byte // reconstructing read: the parent's data
 	moff    int64  // reconstructing read: member offset and length
 	mlen    int64
-	member  int   // reconstructing read: the failed member; rebuild: the slot rebuilt; repair: the member rewritten
+	member  int   // reconstructing read: the failed member; rebuild: the slot rebuilt; repair: the member rewritten; RAID 5 write: the member whose pre-read failed (at moff, mlen)
 	lost    bool  // rebuild: a source read failed, the row's data is lost
-	bad     []int // RAID 6 rebuild: sources whose read failed
+	bad     []int // RAID 6 rebuild: sources whose read failed; RAID 5 write: the member whose pre-read failed
 	reads   int   // RAID 6 rebuild: sources read
-	retried bool  // RAID 6 write: the stripe's other units were read after a read error
+	retried bool  // RAID 6 write: the stripe's other units were read after a read error; RAID 5 write: planned again
 }
 
 func (a *Array) getSO(o *op, kind soKind) *stripeOp {
