@@ -43,11 +43,21 @@ var allowedImports = map[string][]string{
 	// them) and fits them with gonum's optimizers; it builds no stack.
 	"calibrate":         {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
 	"internal/counters": {},
+	// program drives devices one request at a time; it needs only the kernel.
+	"program": {"sim"},
 }
 
 // testOnlyImports may also appear in _test.go files of any package.
 // gonum is there for cross-checks of numbers against reference code.
 var testOnlyImports = []string{"simtest", "internal/shareddata", "github.com/stretchr/testify", "gonum.org/v1/gonum"}
+
+// testImports lists, per package directory, what its _test.go files may
+// import beside its own rules and testOnlyImports: packages above it that
+// its tests and Examples use as realistic partners.
+var testImports = map[string][]string{
+	// program's Example copies from one disk drive to another.
+	"program": {"disk"},
+}
 
 // randAllowed are the math/rand/v2 names that build an injected source
 // rather than use the global one.
@@ -148,7 +158,7 @@ func TestArchitecture(t *testing.T) {
 			// A package's subpackages (disk/disksim) may build on it.
 			list := slices.Concat(rules, []string{top})
 			if f.test {
-				list = slices.Concat(list, testOnlyImports)
+				list = slices.Concat(list, testOnlyImports, testImports[top])
 			}
 			if !allowed(path, list) {
 				t.Errorf("%s imports %s; package %s may import only %v", f.path, path, top, rules)

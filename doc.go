@@ -25,8 +25,8 @@
 // phase, the whole run, the drives, the array and the cache, with
 // WriteText for people and WriteJSON (with a schema_version) for
 // programs. NewStack builds just the devices of a spec.Stack, for code
-// that drives them itself (two stacks on one engine), and Program issues
-// a single-threaded program's requests one at a time.
+// that drives them itself (two stacks on one engine); package program
+// issues a single-threaded program's requests to them one at a time.
 //
 // For teaching, a Timeline records each request's life phase by phase
 // with the member I/Os it caused, a PhaseSummary averages the phases

@@ -22,6 +22,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/examples/internal/articles"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/program"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
@@ -181,22 +182,22 @@ func runHDTach(c config, scale float64) (hdTach, error) {
 		starts := make([]sim.Time, points)
 		ends := make([]sim.Time, points)
 		p, pos := 0, int64(0)
-		s := raidsim.NewProgram(eng, func() raidsim.Step {
+		s := program.New(eng, func() program.Step {
 			if p == points {
-				return raidsim.Step{Done: true}
+				return program.Step{Done: true}
 			}
 			base := int64(p) * step
 			if pos == 0 {
 				starts[p] = eng.Now()
 			}
-			x := raidsim.Step{Dev: dev, Op: op, Offset: base + pos, Length: bs, Tag: p}
+			x := program.Step{Dev: dev, Op: op, Offset: base + pos, Length: bs, Tag: p}
 			if pos += bs; pos == seg {
 				p, pos = p+1, 0
 			}
 			return x
 		})
 		s.OnDone = func(r *sim.Request, i int) { ends[i] = r.Completed }
-		if err := raidsim.RunPrograms(eng, s); err != nil {
+		if err := program.Run(eng, s); err != nil {
 			return 0, err
 		}
 		var sum float64
@@ -336,7 +337,7 @@ type installer struct {
 	fileLeft      int64 // bytes of the current file still to write
 	files         int64 // files written
 	meta          int   // metadata writes still due for the file just written
-	rd, wr        *raidsim.Program
+	rd, wr        *program.Program
 }
 
 // newInstaller prepares the install of size bytes from src to dst.
@@ -345,7 +346,7 @@ func newInstaller(eng *sim.Engine, src, dst sim.Device, size int64) *installer {
 	if src == dst {
 		in.dstAt = isoAt + size + 1<<30
 	}
-	in.rd = raidsim.NewProgram(eng, in.nextRead)
+	in.rd = program.New(eng, in.nextRead)
 	in.rd.OnDone = func(r *sim.Request, _ int) {
 		in.read += r.Length
 		// The installer asks for its next chunk before it writes this
@@ -358,46 +359,46 @@ func newInstaller(eng *sim.Engine, src, dst sim.Device, size int64) *installer {
 	// volume), as NTFS does per file created.
 	in.rng = eng.Rand("install")
 	in.logAt = dst.Capacity() / 2 &^ (1<<20 - 1)
-	in.wr = raidsim.NewProgram(eng, in.nextWrite)
+	in.wr = program.New(eng, in.nextWrite)
 	in.wr.OnDone = func(*sim.Request, int) { in.rd.Poke() }
 	return in
 }
 
 // nextRead is the reader's next 64 KiB of the image, unless it is
 // installBuffer ahead of the writer.
-func (in *installer) nextRead() raidsim.Step {
+func (in *installer) nextRead() program.Step {
 	const bs = 64 << 10
 	switch {
 	case in.read == in.size:
-		return raidsim.Step{Done: true}
+		return program.Step{Done: true}
 	case in.read-in.written >= installBuffer:
-		return raidsim.Step{Wait: true}
+		return program.Step{Wait: true}
 	}
-	return raidsim.Step{Dev: in.src, Op: sim.Read, Offset: isoAt + in.read, Length: bs}
+	return program.Step{Dev: in.src, Op: sim.Read, Offset: isoAt + in.read, Length: bs}
 }
 
 // nextWrite is the writer's next write: the metadata of the file just
 // written, else the next chunk of a file once it has been read.
-func (in *installer) nextWrite() raidsim.Step {
+func (in *installer) nextWrite() program.Step {
 	const bs = 64 << 10
 	if in.meta > 0 {
 		in.meta--
 		if in.meta == 1 {
-			return raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: mftAt + (in.files/4)*4096, Length: 4096}
+			return program.Step{Dev: in.dst, Op: sim.Write, Offset: mftAt + (in.files/4)*4096, Length: 4096}
 		}
-		return raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: in.logAt + (in.files%4096)*4096, Length: 4096}
+		return program.Step{Dev: in.dst, Op: sim.Write, Offset: in.logAt + (in.files%4096)*4096, Length: 4096}
 	}
 	if in.written == in.size {
-		return raidsim.Step{Done: true}
+		return program.Step{Done: true}
 	}
 	if in.fileLeft == 0 {
 		in.fileLeft = min(in.size-in.written, max(4096, int64(in.rng.ExpFloat64()*meanFile)&^4095))
 	}
 	n := min(int64(bs), in.fileLeft)
 	if in.written+n > in.read {
-		return raidsim.Step{Wait: true}
+		return program.Step{Wait: true}
 	}
-	x := raidsim.Step{Dev: in.dst, Op: sim.Write, Offset: in.dstAt + in.written, Length: n}
+	x := program.Step{Dev: in.dst, Op: sim.Write, Offset: in.dstAt + in.written, Length: n}
 	in.written += n
 	if in.fileLeft -= n; in.fileLeft == 0 {
 		in.files++
@@ -409,7 +410,7 @@ func (in *installer) nextWrite() raidsim.Step {
 // run runs the install and returns its time in seconds.
 func (in *installer) run() (float64, error) {
 	start := in.eng.Now()
-	if err := raidsim.RunPrograms(in.eng, in.rd, in.wr); err != nil {
+	if err := program.Run(in.eng, in.rd, in.wr); err != nil {
 		return 0, err
 	}
 	return max(in.rd.End, in.wr.End).Sub(start).Seconds(), nil

@@ -24,6 +24,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/examples/internal/articles"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/program"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 )
@@ -285,7 +286,7 @@ func createBench(f folder) func(spec.Stack, float64) (float64, error) {
 			c.readQ = append(c.readQ, chunksOf(i, fl.size)...)
 		}
 		c.rf = len(files) // nothing to read
-		if err := raidsim.RunPrograms(eng, c.wr); err != nil {
+		if err := program.Run(eng, c.wr); err != nil {
 			return 0, err
 		}
 		return float64(total) / c.wr.End.Seconds() / 1e6, nil
@@ -326,7 +327,7 @@ func copyBench(f folder) func(spec.Stack, float64) (float64, error) {
 		}
 		start := eng.Now()
 		c := newCopier(eng, st.Top, files)
-		if err := raidsim.RunPrograms(eng, c.rd, c.wr); err != nil {
+		if err := program.Run(eng, c.rd, c.wr); err != nil {
 			return 0, err
 		}
 		return float64(total) / max(c.rd.End, c.wr.End).Sub(start).Seconds() / 1e6, nil
@@ -341,16 +342,16 @@ func prefill(eng *sim.Engine, dev sim.Device, files []file) error {
 		lo, hi = min(lo, f.src), max(hi, f.src+f.size)
 	}
 	pos := lo
-	w := raidsim.NewProgram(eng, func() raidsim.Step {
+	w := program.New(eng, func() program.Step {
 		if pos >= hi {
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		}
 		n := min(int64(1<<20), hi-pos)
-		x := raidsim.Step{Dev: dev, Op: sim.Write, Offset: pos, Length: n}
+		x := program.Step{Dev: dev, Op: sim.Write, Offset: pos, Length: n}
 		pos += n
 		return x
 	})
-	if err := raidsim.RunPrograms(eng, w); err != nil {
+	if err := program.Run(eng, w); err != nil {
 		return err
 	}
 	eng.RunUntil(eng.Now().Add(2 * time.Second))
@@ -412,34 +413,34 @@ type copier struct {
 	record   int64      // MFT records written
 	meta     bool       // the file just written needs its MFT record
 	written  int        // files written
-	rd, wr   *raidsim.Program
+	rd, wr   *program.Program
 }
 
 // newCopier prepares the copy of files on dev.
 func newCopier(eng *sim.Engine, dev sim.Device, files []file) *copier {
 	c := &copier{dev: dev, files: files, dst: copyDst}
-	c.rd = raidsim.NewProgram(eng, c.nextRead)
+	c.rd = program.New(eng, c.nextRead)
 	c.rd.OnDone = func(r *sim.Request, i int) {
 		c.readQ = append(c.readQ, chunkRef{i, r.Offset - c.files[i].src, r.Length})
 		c.wr.PokeLater()
 	}
-	c.wr = raidsim.NewProgram(eng, c.nextWrite)
+	c.wr = program.New(eng, c.nextWrite)
 	c.wr.OnDone = func(*sim.Request, int) { c.rd.Poke() }
 	return c
 }
 
 // nextRead is the reader's next chunk, unless it is copyBuffer ahead of
 // the writer.
-func (c *copier) nextRead() raidsim.Step {
+func (c *copier) nextRead() program.Step {
 	if c.rf == len(c.files) {
-		return raidsim.Step{Done: true}
+		return program.Step{Done: true}
 	}
 	if c.inFlight >= copyBuffer {
-		return raidsim.Step{Wait: true}
+		return program.Step{Wait: true}
 	}
 	f := c.files[c.rf]
 	n := min(copyChunk, f.size-c.rdone)
-	x := raidsim.Step{Dev: c.dev, Op: sim.Read, Offset: f.src + c.rdone, Length: n, Tag: c.rf}
+	x := program.Step{Dev: c.dev, Op: sim.Read, Offset: f.src + c.rdone, Length: n, Tag: c.rf}
 	c.inFlight += n
 	if c.rdone += n; c.rdone == f.size {
 		c.rf, c.rdone = c.rf+1, 0
@@ -449,21 +450,21 @@ func (c *copier) nextRead() raidsim.Step {
 
 // nextWrite is the writer's next write: the MFT record of the file just
 // written, else the next chunk read.
-func (c *copier) nextWrite() raidsim.Step {
+func (c *copier) nextWrite() program.Step {
 	if c.meta {
 		c.meta = false
 		c.record++
-		return raidsim.Step{Dev: c.dev, Op: sim.Write, Offset: copyMFT + c.record/4*4096, Length: 4096}
+		return program.Step{Dev: c.dev, Op: sim.Write, Offset: copyMFT + c.record/4*4096, Length: 4096}
 	}
 	if c.written == len(c.files) {
-		return raidsim.Step{Done: true}
+		return program.Step{Done: true}
 	}
 	if len(c.readQ) == 0 {
-		return raidsim.Step{Wait: true}
+		return program.Step{Wait: true}
 	}
 	ch := c.readQ[0]
 	c.readQ = c.readQ[1:]
-	x := raidsim.Step{Dev: c.dev, Op: sim.Write, Offset: c.dst, Length: ch.n}
+	x := program.Step{Dev: c.dev, Op: sim.Write, Offset: c.dst, Length: ch.n}
 	c.dst += ch.n
 	c.inFlight -= ch.n
 	if ch.off+ch.n == c.files[ch.file].size {

@@ -19,6 +19,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/program"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
@@ -214,18 +215,18 @@ func runZones(preset string, scale float64) (zoneResult, error) {
 	}
 	n := 0
 	var t0, t1 sim.Time
-	s := raidsim.NewProgram(eng, func() raidsim.Step {
+	s := program.New(eng, func() program.Step {
 		if n == 2 {
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		}
 		n++
 		if n == 2 {
 			t0 = eng.Now()
 		}
-		return raidsim.Step{Dev: st.Top, Op: sim.Read, Offset: 1 << 30, Length: z.ReRead}
+		return program.Step{Dev: st.Top, Op: sim.Read, Offset: 1 << 30, Length: z.ReRead}
 	})
 	s.OnDone = func(r *sim.Request, _ int) { t1 = r.Completed }
-	if err := raidsim.RunPrograms(eng, s); err != nil {
+	if err := program.Run(eng, s); err != nil {
 		return z, err
 	}
 	z.BufferHit = float64(z.ReRead) / t1.Sub(t0).Seconds() / 1e6

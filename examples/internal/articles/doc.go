@@ -7,5 +7,5 @@
 // Everything else the examples need is the public API: stacks are
 // spec.Stack values built with raidsim.NewStack or run whole with
 // raidsim.Run, and single-threaded programs (a copy, an installer) are
-// raidsim.Program values.
+// program.Program values.
 package articles

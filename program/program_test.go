@@ -1,4 +1,4 @@
-package raidsim_test
+package program_test
 
 import (
 	"errors"
@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/program"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/simtest"
-	"github.com/raidsim/raidsim/spec"
 )
 
 // memDevice is a 1 GiB in-memory device that takes lat per request.
@@ -26,14 +26,14 @@ func memDevice(t testing.TB, eng *sim.Engine, lat time.Duration) *simtest.MemDev
 
 // sequence returns a program's next function issuing n sequential 4 KiB
 // reads of dev, tagged with their number, then Done.
-func sequence(dev sim.Device, n int) func() raidsim.Step {
+func sequence(dev sim.Device, n int) func() program.Step {
 	i := 0
-	return func() raidsim.Step {
+	return func() program.Step {
 		if i == n {
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		}
 		i++
-		return raidsim.Step{Dev: dev, Op: sim.Read, Offset: int64(i-1) * 4096, Length: 4096, Tag: i - 1}
+		return program.Step{Dev: dev, Op: sim.Read, Offset: int64(i-1) * 4096, Length: 4096, Tag: i - 1}
 	}
 }
 
@@ -42,7 +42,7 @@ func sequence(dev sim.Device, n int) func() raidsim.Step {
 func TestProgramIssuesOneAtATime(t *testing.T) {
 	eng := sim.NewEngine(1)
 	dev := memDevice(t, eng, time.Millisecond)
-	p := raidsim.NewProgram(eng, sequence(dev, 10))
+	p := program.New(eng, sequence(dev, 10))
 	var tags []int
 	p.OnDone = func(r *sim.Request, tag int) {
 		assert.Zero(t, dev.Stats().InFlight, "no request outstanding beside the one completing")
@@ -50,7 +50,7 @@ func TestProgramIssuesOneAtATime(t *testing.T) {
 		tags = append(tags, tag)
 	}
 	assert.False(t, p.Finished())
-	require.NoError(t, raidsim.RunPrograms(eng, p))
+	require.NoError(t, program.Run(eng, p))
 	assert.True(t, p.Finished())
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, tags)
 	assert.Equal(t, sim.Time(10*time.Millisecond), p.End, "ten requests of 1 ms, one after the other")
@@ -64,35 +64,35 @@ func TestProgramsWaitForEachOther(t *testing.T) {
 	src, dst := memDevice(t, eng, time.Millisecond), memDevice(t, eng, 3*time.Millisecond)
 	const chunk, size = 64 << 10, 1 << 20
 	var read, written int64
-	var rd, wr *raidsim.Program
-	rd = raidsim.NewProgram(eng, func() raidsim.Step {
+	var rd, wr *program.Program
+	rd = program.New(eng, func() program.Step {
 		switch {
 		case read == size:
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		case read-written >= 2*chunk:
-			return raidsim.Step{Wait: true}
+			return program.Step{Wait: true}
 		}
-		return raidsim.Step{Dev: src, Op: sim.Read, Offset: read, Length: chunk}
+		return program.Step{Dev: src, Op: sim.Read, Offset: read, Length: chunk}
 	})
 	rd.OnDone = func(r *sim.Request, _ int) {
 		read += r.Length
 		wr.PokeLater()
 	}
-	wr = raidsim.NewProgram(eng, func() raidsim.Step {
+	wr = program.New(eng, func() program.Step {
 		switch {
 		case written == size:
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		case written == read:
-			return raidsim.Step{Wait: true}
+			return program.Step{Wait: true}
 		}
-		return raidsim.Step{Dev: dst, Op: sim.Write, Offset: written, Length: chunk}
+		return program.Step{Dev: dst, Op: sim.Write, Offset: written, Length: chunk}
 	})
 	wr.OnDone = func(r *sim.Request, _ int) {
 		assert.LessOrEqual(t, r.End(), read, "the writer writes only what was read")
 		written += r.Length
 		rd.Poke()
 	}
-	require.NoError(t, raidsim.RunPrograms(eng, rd, wr))
+	require.NoError(t, program.Run(eng, rd, wr))
 	assert.Equal(t, int64(size), dst.Stats().BytesWritten)
 	// The writer is the bottleneck: 16 writes of 3 ms after the first
 	// read, the reader finishing two chunks before the writer does.
@@ -100,24 +100,24 @@ func TestProgramsWaitForEachOther(t *testing.T) {
 	assert.Less(t, rd.End, wr.End)
 }
 
-// TestRunProgramsStops: RunPrograms returns a request's error, and says
+// TestRunStops: Run returns a request's error, and says
 // when every program waits with nothing left to happen.
-func TestRunProgramsStops(t *testing.T) {
+func TestRunStops(t *testing.T) {
 	eng := sim.NewEngine(1)
 	dev := memDevice(t, eng, time.Millisecond)
 	boom := errors.New("media error")
 	dev.FailNext(boom)
-	p := raidsim.NewProgram(eng, sequence(dev, 5))
-	assert.ErrorIs(t, raidsim.RunPrograms(eng, p), boom)
+	p := program.New(eng, sequence(dev, 5))
+	assert.ErrorIs(t, program.Run(eng, p), boom)
 	assert.False(t, p.Finished(), "a failed request stops the program")
 
-	p = raidsim.NewProgram(eng, func() raidsim.Step {
-		return raidsim.Step{Dev: dev, Op: sim.Read, Offset: 1 << 30, Length: 4096}
+	p = program.New(eng, func() program.Step {
+		return program.Step{Dev: dev, Op: sim.Read, Offset: 1 << 30, Length: 4096}
 	})
-	assert.ErrorIs(t, raidsim.RunPrograms(eng, p), sim.ErrOutOfRange, "a request the device refuses")
+	assert.ErrorIs(t, program.Run(eng, p), sim.ErrOutOfRange, "a request the device refuses")
 
-	p = raidsim.NewProgram(eng, func() raidsim.Step { return raidsim.Step{Wait: true} })
-	assert.ErrorContains(t, raidsim.RunPrograms(eng, p), "stalled")
+	p = program.New(eng, func() program.Step { return program.Step{Wait: true} })
+	assert.ErrorContains(t, program.Run(eng, p), "stalled")
 }
 
 // TestProgramAllocatesNothingPerRequest: running a program of 10,000
@@ -127,7 +127,7 @@ func TestProgramAllocatesNothingPerRequest(t *testing.T) {
 		return testing.AllocsPerRun(5, func() {
 			eng := sim.NewEngine(1)
 			dev := memDevice(t, eng, time.Microsecond)
-			if err := raidsim.RunPrograms(eng, raidsim.NewProgram(eng, sequence(dev, n))); err != nil {
+			if err := program.Run(eng, program.New(eng, sequence(dev, n))); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -140,39 +140,42 @@ func TestProgramAllocatesNothingPerRequest(t *testing.T) {
 // 1 MiB chunks ahead of a writer, each waking the other.
 func ExampleProgram() {
 	eng := sim.NewEngine(1)
-	drive := spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"}}
-	src, err := raidsim.NewStack(eng, drive, "src/", nil)
+	params, err := disk.Deskstar7K160Spec().Params()
 	if err != nil {
 		log.Fatal(err)
 	}
-	dst, err := raidsim.NewStack(eng, drive, "dst/", nil)
+	src, err := disk.New(eng, params, "src/disk0", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	dst, err := disk.New(eng, params, "dst/disk0", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	const size, chunk = 256 << 20, 1 << 20
 	var read, written int64
-	var reader, writer *raidsim.Program
-	reader = raidsim.NewProgram(eng, func() raidsim.Step {
+	var reader, writer *program.Program
+	reader = program.New(eng, func() program.Step {
 		switch {
 		case read == size:
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		case read-written >= 4*chunk:
-			return raidsim.Step{Wait: true}
+			return program.Step{Wait: true}
 		}
-		return raidsim.Step{Dev: src.Top, Op: sim.Read, Offset: read, Length: chunk}
+		return program.Step{Dev: src, Op: sim.Read, Offset: read, Length: chunk}
 	})
 	reader.OnDone = func(r *sim.Request, _ int) { read += r.Length; writer.Poke() }
-	writer = raidsim.NewProgram(eng, func() raidsim.Step {
+	writer = program.New(eng, func() program.Step {
 		switch {
 		case written == size:
-			return raidsim.Step{Done: true}
+			return program.Step{Done: true}
 		case written == read:
-			return raidsim.Step{Wait: true}
+			return program.Step{Wait: true}
 		}
-		return raidsim.Step{Dev: dst.Top, Op: sim.Write, Offset: written, Length: chunk}
+		return program.Step{Dev: dst, Op: sim.Write, Offset: written, Length: chunk}
 	})
 	writer.OnDone = func(r *sim.Request, _ int) { written += r.Length; reader.Poke() }
-	if err := raidsim.RunPrograms(eng, reader, writer); err != nil {
+	if err := program.Run(eng, reader, writer); err != nil {
 		log.Fatal(err)
 	}
 	secs := writer.End.Seconds()

@@ -1,4 +1,4 @@
-package raidsim
+package program
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // through Step.Wait and Poke.
 //
 // A Program reuses one sim.Request, so running it allocates nothing per
-// request. Build one with NewProgram and run programs with RunPrograms,
+// request. Build one with New and run programs with Run,
 // or Poke them and drive the engine yourself.
 type Program struct {
 	// OnDone, when set, is called after each request completes, with the
@@ -56,9 +56,9 @@ type Step struct {
 	Done bool
 }
 
-// NewProgram returns a program on eng that asks next for each step. It
-// issues nothing until Poke or RunPrograms starts it.
-func NewProgram(eng *sim.Engine, next func() Step) *Program {
+// New returns a program on eng that asks next for each step. It
+// issues nothing until Poke or Run starts it.
+func New(eng *sim.Engine, next func() Step) *Program {
 	p := &Program{eng: eng, next: next}
 	p.req.Done = p.complete
 	p.poke.p = p
@@ -116,12 +116,12 @@ type programPoke struct{ p *Program }
 
 func (h *programPoke) HandleEvent(sim.Time, any) { h.p.Poke() }
 
-// RunPrograms starts every program and runs the engine until all have
+// Run starts every program and runs the engine until all have
 // finished. It returns the first error a program met, or an error if
 // the engine runs out of events while a program still waits. Events
 // still pending when the last program finishes (a cache's destages)
 // are left for the caller.
-func RunPrograms(eng *sim.Engine, programs ...*Program) error {
+func Run(eng *sim.Engine, programs ...*Program) error {
 	for _, p := range programs {
 		p.Poke()
 	}
@@ -137,7 +137,7 @@ func RunPrograms(eng *sim.Engine, programs ...*Program) error {
 			return nil
 		}
 		if !eng.Step() {
-			return fmt.Errorf("raidsim: programs stalled at %v: each waits and no event is pending", eng.Now())
+			return fmt.Errorf("program: programs stalled at %v: each waits and no event is pending", eng.Now())
 		}
 	}
 }
