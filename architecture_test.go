@@ -33,11 +33,11 @@ var allowedImports = map[string][]string{
 	"lifelog":     {"sim"},
 	// traceevents writes a lifelog as Chrome trace events.
 	"traceevents": {"sim", "lifelog"},
-	"sweep":       {},
+	"sweep":       {"internal/keypath"},
 	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec":         {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "go.yaml.in/yaml/v3"},
+	"spec":         {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	"disk/disksim": {"sim", "disk"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
@@ -45,6 +45,8 @@ var allowedImports = map[string][]string{
 	"internal/counters": {},
 	// program drives devices one request at a time; it needs only the kernel.
 	"program": {"sim"},
+	// keypath is the one parser of key paths (spec, sweep, the CLI).
+	"internal/keypath": {},
 }
 
 // testOnlyImports may also appear in _test.go files of any package.

@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/raidsim/raidsim/internal/keypath"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -301,12 +302,7 @@ func visibleKeys(t reflect.Type) (map[string][]int, []string) {
 }
 
 // join appends key to a path.
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func join(path, key string) string { return keypath.Join(path, key) }
 
 // decodeValue stores the decoded value v into dst, recording problems at
 // path. It never panics on any tree.

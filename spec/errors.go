@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"github.com/raidsim/raidsim/internal/keypath"
 )
 
 // FieldError is one problem with a config, at a key path such as
@@ -75,7 +77,7 @@ func (p problems) under(path string) bool {
 // "stack.raid.layout" is under "stack.raid", "phases[0].bs" under
 // "phases" and "phases[0]", "stack.raidx" under neither.
 func Under(path, section string) bool {
-	return path == section || strings.HasPrefix(path, section+".") || strings.HasPrefix(path, section+"[")
+	return keypath.Under(path, section)
 }
 
 // related reports whether one of a and b is under the other; an empty

@@ -1,12 +1,14 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/raidsim/raidsim/internal/keypath"
 )
 
 // Set changes the field of x at a key path ("stack.raid.stripe_unit",
@@ -23,29 +25,21 @@ func Set(x *Experiment, path, value string) error {
 	return p.err("")
 }
 
-// step is one element of a key path: a key, or a list index.
-type step struct {
-	key   string
-	index int // -1 for a key
-}
-
-// splitPath parses "a.b[2].c" into steps.
-func splitPath(path string) ([]step, error) {
-	var steps []step
-	for _, part := range strings.Split(path, ".") {
-		key, rest, _ := strings.Cut(part, "[")
-		if key == "" {
-			return nil, fmt.Errorf("empty key in path %q", path)
+// parsePath parses a key path with the one key-path parser
+// (internal/keypath), holding list indices below the longest list a
+// config may have.
+func parsePath(path string) (keypath.Path, error) {
+	steps, err := keypath.Parse(path)
+	if err != nil {
+		var ke *keypath.Error
+		if errors.As(err, &ke) {
+			return nil, fmt.Errorf("malformed key path: %s", ke.Msg)
 		}
-		steps = append(steps, step{key: key, index: -1})
-		for rest != "" {
-			num, after, ok := strings.Cut(rest, "]")
-			i, err := strconv.Atoi(num)
-			if !ok || err != nil || i < 0 || i >= maxPhases || (after != "" && after[0] != '[') {
-				return nil, fmt.Errorf("bad index in path %q", path)
-			}
-			steps = append(steps, step{index: i})
-			rest = strings.TrimPrefix(after, "[")
+		return nil, err
+	}
+	for _, s := range steps {
+		if s.Index >= maxPhases {
+			return nil, fmt.Errorf("list index %d is past the longest list a config may have (%d)", s.Index, maxPhases)
 		}
 	}
 	return steps, nil
@@ -54,7 +48,7 @@ func splitPath(path string) ([]step, error) {
 // setPath walks x along path, creating what is missing, and decodes
 // value into the field at its end.
 func setPath(p *problems, x *Experiment, path, value string) {
-	steps, err := splitPath(path)
+	steps, err := parsePath(path)
 	if err != nil {
 		p.add(path, "%v", err)
 		return
@@ -67,27 +61,27 @@ func setPath(p *problems, x *Experiment, path, value string) {
 	at := ""
 	for i, s := range steps {
 		last := i == len(steps)-1
-		if s.index >= 0 {
-			if dst = listElem(p, at, dst, s.index); !dst.IsValid() {
+		if s.IsIndex() {
+			if dst = listElem(p, at, dst, s.Index); !dst.IsValid() {
 				return
 			}
-			at = fmt.Sprintf("%s[%d]", at, s.index)
+			at = fmt.Sprintf("%s[%d]", at, s.Index)
 			if last {
 				decodeValue(p, at, v, dst)
 			}
 			continue
 		}
 		if dst.Kind() != reflect.Struct {
-			p.add(join(at, s.key), "%s holds a value, not keys", at)
+			p.add(join(at, s.Key), "%s holds a value, not keys", at)
 			return
 		}
 		keys, names := fieldKeys(dst.Type())
-		idx, ok := keys[s.key]
+		idx, ok := keys[s.Key]
 		if !ok {
-			p.add(join(at, s.key), "unknown key (known here: %s)", strings.Join(names, ", "))
+			p.add(join(at, s.Key), "unknown key (known here: %s)", strings.Join(names, ", "))
 			return
 		}
-		at = join(at, s.key)
+		at = join(at, s.Key)
 		if last {
 			setField(p, at, v, dst, idx)
 			return
@@ -137,7 +131,7 @@ func listElem(p *problems, path string, dst reflect.Value, i int) reflect.Value 
 // `default` tag writes it ("64KiB", "(the cache size)"), and whether the
 // path names a field. Paths into lists may use any index.
 func Default(path string) (string, bool) {
-	steps, err := splitPath(path)
+	steps, err := parsePath(path)
 	if err != nil {
 		return "", false
 	}
@@ -147,14 +141,14 @@ func Default(path string) (string, bool) {
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
 			t = t.Elem()
 		}
-		if s.index >= 0 {
+		if s.IsIndex() {
 			continue
 		}
 		if t.Kind() != reflect.Struct {
 			return "", false
 		}
 		keys, _ := fieldKeys(t)
-		idx, ok := keys[s.key]
+		idx, ok := keys[s.Key]
 		if !ok {
 			return "", false
 		}

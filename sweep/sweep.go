@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/raidsim/raidsim/internal/keypath"
 )
 
 // Section is the top-level key of a sweep file that holds the axes.
@@ -110,7 +112,7 @@ type Grid struct {
 	base  map[string]any
 	axes  []Axis
 	paths []string
-	steps [][]step
+	steps []keypath.Path
 	size  int
 }
 
@@ -127,7 +129,7 @@ func NewGrid(base map[string]any, axes []Axis) (*Grid, error) {
 		if err != nil {
 			return nil, err
 		}
-		if st[0].key == Section {
+		if st[0].Key == Section {
 			return nil, fmt.Errorf("sweep: %s: names the %q section itself, not a field of the configuration: every point would be the same", a.Path, Section)
 		}
 		if seen[a.Path] {

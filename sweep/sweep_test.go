@@ -50,7 +50,7 @@ func TestParsePath(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want, tc.path)
 			continue
 		}
-		assert.Equal(t, tc.want, prefix(steps, len(steps)), tc.path)
+		assert.Equal(t, tc.want, steps.String(), tc.path)
 	}
 }
 

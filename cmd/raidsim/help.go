@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/raidsim/raidsim/internal/keypath"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -108,27 +108,11 @@ func treeOf(x spec.Experiment) any {
 
 // valueAt returns the value at a key path of a decoded tree.
 func valueAt(tree any, path string) (any, bool) {
-	v := tree
-	for _, part := range strings.Split(path, ".") {
-		key, rest, _ := strings.Cut(part, "[")
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[key]; !ok {
-			return nil, false
-		}
-		for rest != "" {
-			num, after, _ := strings.Cut(rest, "]")
-			i, err := strconv.Atoi(num)
-			l, ok := v.([]any)
-			if err != nil || !ok || i < 0 || i >= len(l) {
-				return nil, false
-			}
-			v, rest = l[i], strings.TrimPrefix(after, "[")
-		}
+	p, err := keypath.Parse(path)
+	if err != nil {
+		return nil, false
 	}
-	return v, true
+	return keypath.Lookup(tree, p)
 }
 
 // wrap splits text into lines of at most width characters, at spaces.
