@@ -1,4 +1,4 @@
-package raidsim
+package crashcheck
 
 import (
 	"bytes"
@@ -18,11 +18,11 @@ type HostWrite struct {
 	Acked  bool
 }
 
-// CrashInput is what a power loss left: the members' bytes as they
-// restart, and the host's writes, for CheckCrash to compare. The
+// Input is what a power loss left: the members' bytes as they
+// restart, and the host's writes, for Check to compare. The
 // members are read whole, so it is for test- and teaching-sized arrays
-// (at most MaxCrashBytes per member).
-type CrashInput struct {
+// (at most MaxMemberBytes per member).
+type Input struct {
 	// Mapping is the array's layout (raid.Array.Mapping).
 	Mapping raid.Mapping
 	// SectorSize is the unit compared, bytes.
@@ -45,11 +45,11 @@ type CrashInput struct {
 	CacheLost [][]raid.Extent
 }
 
-// MaxCrashBytes bounds CrashInput.MemberBytes.
-const MaxCrashBytes = 1 << 30
+// MaxMemberBytes bounds Input.MemberBytes.
+const MaxMemberBytes = 1 << 30
 
-// CrashContents is what CheckCrash found.
-type CrashContents struct {
+// Result is what Check found.
+type Result struct {
 	// LostWrites are the indices (in Writes) of acknowledged writes none
 	// of whose bytes (those no later acknowledged write replaced) are on
 	// the members; TornWrites those of writes, acknowledged or not, some
@@ -66,9 +66,9 @@ type CrashContents struct {
 	Inconsistent, CacheMade []int64
 }
 
-// crashCheck is CheckCrash's working state.
-type crashCheck struct {
-	in     CrashInput
+// checker is Check's working state.
+type checker struct {
+	in     Input
 	mem    [][]byte // each member's bytes
 	want   []byte   // the logical image the acknowledged writes imply
 	alt    map[int64][][]byte
@@ -76,15 +76,15 @@ type crashCheck struct {
 	stripe int64 // member bytes per stripe row
 }
 
-// CheckCrash compares the members' bytes after a power loss with the
+// Check compares the members' bytes after a power loss with the
 // host's writes: acknowledged writes lost or torn, logical sectors
 // holding bytes no write put there, and stripes left inconsistent.
-func CheckCrash(in CrashInput) (*CrashContents, error) {
-	c, err := newCrashCheck(in)
+func Check(in Input) (*Result, error) {
+	c, err := newChecker(in)
 	if err != nil {
 		return nil, err
 	}
-	out := &CrashContents{}
+	out := &Result{}
 	got := c.logical()
 	for i, w := range in.Writes {
 		on, off := c.writeState(i, w, got)
@@ -104,16 +104,16 @@ func CheckCrash(in CrashInput) (*CrashContents, error) {
 // (holding no version the host wrote) were member fail to fail now:
 // the data a degraded array computes from the others' bytes where an
 // inconsistent stripe makes it wrong, the write hole shown.
-func (in CrashInput) ReconstructWrong(fail int) ([]raid.Extent, error) {
-	c, err := newCrashCheck(in)
+func (in Input) ReconstructWrong(fail int) ([]raid.Extent, error) {
+	c, err := newChecker(in)
 	if err != nil {
 		return nil, err
 	}
 	if fail < 0 || fail >= len(c.mem) {
-		return nil, fmt.Errorf("raidsim: no member %d", fail)
+		return nil, fmt.Errorf("crashcheck: no member %d", fail)
 	}
 	if c.in.Mapping.Level == raid.RAID0 {
-		return nil, errors.New("raidsim: RAID 0 cannot reconstruct a failed member")
+		return nil, errors.New("crashcheck: RAID 0 cannot reconstruct a failed member")
 	}
 	img := c.logical()
 	for row := int64(0); row*c.stripe < c.in.MemberBytes; row++ {
@@ -127,13 +127,13 @@ func (in CrashInput) ReconstructWrong(fail int) ([]raid.Extent, error) {
 }
 
 // unit returns member m's stripe unit of row.
-func (c *crashCheck) unit(m int, row int64) []byte {
+func (c *checker) unit(m int, row int64) []byte {
 	return c.mem[m][row*c.stripe : (row+1)*c.stripe]
 }
 
 // rebuilt returns what a degraded array computes for member fail's unit
 // of row from the other members, as md does for one missing member.
-func (c *crashCheck) rebuilt(fail int, row int64) []byte {
+func (c *checker) rebuilt(fail int, row int64) []byte {
 	m := c.in.Mapping
 	switch m.Level {
 	case raid.RAID1:
@@ -155,7 +155,7 @@ func (c *crashCheck) rebuilt(fail int, row int64) []byte {
 
 // inconsistent returns the rows whose redundancy disagrees with their
 // data, and those of them a member's volatile cache lost a write in.
-func (c *crashCheck) inconsistent() (bad, cache []int64) {
+func (c *checker) inconsistent() (bad, cache []int64) {
 	for row := int64(0); row*c.stripe < c.in.MemberBytes; row++ {
 		if c.rowConsistent(row) {
 			continue
@@ -174,7 +174,7 @@ func (c *crashCheck) inconsistent() (bad, cache []int64) {
 }
 
 // rowConsistent checks one row's parity or copies against its data.
-func (c *crashCheck) rowConsistent(row int64) bool {
+func (c *checker) rowConsistent(row int64) bool {
 	m := c.in.Mapping
 	switch m.Level {
 	case raid.RAID0:
@@ -219,21 +219,21 @@ func (c *crashCheck) rowConsistent(row int64) bool {
 	return !slices.ContainsFunc(x, func(b byte) bool { return b != 0 })
 }
 
-func newCrashCheck(in CrashInput) (*crashCheck, error) {
+func newChecker(in Input) (*checker, error) {
 	m := in.Mapping
 	switch {
 	case in.SectorSize <= 0:
-		return nil, errors.New("raidsim: CrashInput.SectorSize must be positive")
-	case in.MemberBytes <= 0 || in.MemberBytes > MaxCrashBytes || in.MemberBytes%m.StripeUnit != 0:
-		return nil, fmt.Errorf("raidsim: CrashInput.MemberBytes: %d is not a whole number of stripe units up to %d", in.MemberBytes, int64(MaxCrashBytes))
+		return nil, errors.New("crashcheck: Input.SectorSize must be positive")
+	case in.MemberBytes <= 0 || in.MemberBytes > MaxMemberBytes || in.MemberBytes%m.StripeUnit != 0:
+		return nil, fmt.Errorf("crashcheck: Input.MemberBytes: %d is not a whole number of stripe units up to %d", in.MemberBytes, int64(MaxMemberBytes))
 	case len(in.Members) != m.Members:
-		return nil, fmt.Errorf("raidsim: CrashInput.Members: %d readers for %d members", len(in.Members), m.Members)
+		return nil, fmt.Errorf("crashcheck: Input.Members: %d readers for %d members", len(in.Members), m.Members)
 	}
-	c := &crashCheck{in: in, ss: int64(in.SectorSize), stripe: m.StripeUnit, alt: map[int64][][]byte{}}
+	c := &checker{in: in, ss: int64(in.SectorSize), stripe: m.StripeUnit, alt: map[int64][][]byte{}}
 	for i, r := range in.Members {
 		b := make([]byte, in.MemberBytes)
 		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("raidsim: member %d: %w", i, err)
+			return nil, fmt.Errorf("crashcheck: member %d: %w", i, err)
 		}
 		c.mem = append(c.mem, b)
 	}
@@ -242,7 +242,7 @@ func newCrashCheck(in CrashInput) (*crashCheck, error) {
 	copy(c.want, in.Before)
 	for i, w := range in.Writes {
 		if w.Offset < 0 || w.Offset%c.ss != 0 || int64(len(w.Data))%c.ss != 0 || w.Offset+int64(len(w.Data)) > capacity {
-			return nil, fmt.Errorf("raidsim: CrashInput.Writes[%d]: %d bytes at %d is not whole sectors inside the %d-byte array", i, len(w.Data), w.Offset, capacity)
+			return nil, fmt.Errorf("crashcheck: Input.Writes[%d]: %d bytes at %d is not whole sectors inside the %d-byte array", i, len(w.Data), w.Offset, capacity)
 		}
 		if w.Acked {
 			copy(c.want[w.Offset:], w.Data)
@@ -256,7 +256,7 @@ func newCrashCheck(in CrashInput) (*crashCheck, error) {
 }
 
 // logical returns the array's contents as a healthy array reads them.
-func (c *crashCheck) logical() []byte {
+func (c *checker) logical() []byte {
 	got := make([]byte, len(c.want))
 	for off := int64(0); off < int64(len(got)); off += c.stripe {
 		a := c.in.Mapping.Locate(off)
@@ -267,7 +267,7 @@ func (c *crashCheck) logical() []byte {
 
 // ok reports whether sector off of img holds an allowed version: the
 // acknowledged one, or an unacknowledged write's.
-func (c *crashCheck) ok(img []byte, off int64) bool {
+func (c *checker) ok(img []byte, off int64) bool {
 	s := img[off : off+c.ss]
 	if bytes.Equal(s, c.want[off:off+c.ss]) {
 		return true
@@ -278,7 +278,7 @@ func (c *crashCheck) ok(img []byte, off int64) bool {
 // writeState counts write i's sectors that hold its bytes (on) and those
 // that do not (off), leaving out sectors a later acknowledged write
 // replaced, and sectors where its bytes equal what was there anyway.
-func (c *crashCheck) writeState(i int, w HostWrite, got []byte) (on, off int) {
+func (c *checker) writeState(i int, w HostWrite, got []byte) (on, off int) {
 	for s := int64(0); s < int64(len(w.Data)); s += c.ss {
 		abs := w.Offset + s
 		mine := w.Data[s : s+c.ss]
@@ -299,7 +299,7 @@ func (c *crashCheck) writeState(i int, w HostWrite, got []byte) (on, off int) {
 
 // wrong returns the logical sectors of img holding no allowed version,
 // merged into ranges.
-func (c *crashCheck) wrong(img []byte) []raid.Extent {
+func (c *checker) wrong(img []byte) []raid.Extent {
 	var out []raid.Extent
 	for off := int64(0); off < int64(len(img)); off += c.ss {
 		if c.ok(img, off) {

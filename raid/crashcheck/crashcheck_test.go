@@ -1,4 +1,4 @@
-package raidsim_test
+package crashcheck_test
 
 import (
 	"io"
@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/faults"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/raid/crashcheck"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/simtest"
 )
@@ -79,8 +79,8 @@ func (r *crashRig) submit(t *testing.T, off int64, data []byte, acked *bool) {
 }
 
 // input describes the members as the crash left them.
-func (r *crashRig) input(writes []raidsim.HostWrite) raidsim.CrashInput {
-	in := raidsim.CrashInput{Mapping: r.a.Mapping(), SectorSize: 512, MemberBytes: r.a.Geometry().MemberBytes,
+func (r *crashRig) input(writes []crashcheck.HostWrite) crashcheck.Input {
+	in := crashcheck.Input{Mapping: r.a.Mapping(), SectorSize: 512, MemberBytes: r.a.Geometry().MemberBytes,
 		Before: r.before, Writes: writes}
 	for i, m := range r.mems {
 		in.Members = append(in.Members, m)
@@ -98,7 +98,7 @@ func (r *crashRig) input(writes []raidsim.HostWrite) raidsim.CrashInput {
 // degradedRead restarts the array from the crashed members' bytes (new
 // devices on a new engine), fails member fail, reads everything back
 // and returns the sectors that match no version the host wrote.
-func degradedRead(t *testing.T, in raidsim.CrashInput, fail int, writes []raidsim.HostWrite) []raid.Extent {
+func degradedRead(t *testing.T, in crashcheck.Input, fail int, writes []crashcheck.HostWrite) []raid.Extent {
 	t.Helper()
 	eng := sim.NewEngine(2)
 	devs := make([]sim.Device, len(in.Members))
@@ -152,7 +152,7 @@ func degradedRead(t *testing.T, in raidsim.CrashInput, fail int, writes []raidsi
 
 // isAckedOver reports whether an acknowledged write covers off (then
 // only its bytes are right).
-func isAckedOver(writes []raidsim.HostWrite, off int64) bool {
+func isAckedOver(writes []crashcheck.HostWrite, off int64) bool {
 	for _, w := range writes {
 		if w.Acked && off >= w.Offset && off < w.Offset+int64(len(w.Data)) {
 			return true
@@ -165,18 +165,18 @@ func isAckedOver(writes []raidsim.HostWrite, off int64) bool {
 // one RAID 5 stripe (the parity member is slow). After the restart
 // nothing acknowledged is lost and the stripe is inconsistent; failing
 // another member of the stripe makes exactly its sectors at the write's
-// offsets read back wrong: CheckCrash names them, and a restarted,
+// offsets read back wrong: Check names them, and a restarted,
 // degraded array's real bytes agree.
 func TestWriteHole(t *testing.T) {
 	r := newCrashRig(t, false)
-	w := raidsim.HostWrite{Offset: 4096, Data: r.bytes(4096)} // stripe 0, member 0; parity on member 3
+	w := crashcheck.HostWrite{Offset: 4096, Data: r.bytes(4096)} // stripe 0, member 0; parity on member 3
 	var acked bool
 	r.submit(t, w.Offset, w.Data, &acked)
 	r.eng.RunUntil(r.eng.Now().Add(10 * time.Millisecond))
 	require.False(t, acked, "the parity write is still on its way")
 	require.Equal(t, 1, r.a.UpdatesInFlight())
-	in := r.input([]raidsim.HostWrite{w})
-	cc, err := raidsim.CheckCrash(in)
+	in := r.input([]crashcheck.HostWrite{w})
+	cc, err := crashcheck.Check(in)
 	require.NoError(t, err)
 	assert.Empty(t, cc.LostWrites)
 	assert.Empty(t, cc.TornWrites)
@@ -188,7 +188,7 @@ func TestWriteHole(t *testing.T) {
 	got, err := in.ReconstructWrong(1)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	assert.Equal(t, want, degradedRead(t, in, 1, []raidsim.HostWrite{w}), "the degraded array's real bytes")
+	assert.Equal(t, want, degradedRead(t, in, 1, []crashcheck.HostWrite{w}), "the degraded array's real bytes")
 	got, err = in.ReconstructWrong(0)
 	require.NoError(t, err)
 	assert.Empty(t, got, "failing the member that holds the new data loses nothing acknowledged")
@@ -203,17 +203,17 @@ func TestWriteHole(t *testing.T) {
 func TestDriveCachesLoseAcknowledgedWrites(t *testing.T) {
 	r := newCrashRig(t, true)
 	fs := 3 * int64(crashUnit)
-	a := raidsim.HostWrite{Offset: 4096, Data: r.bytes(4096), Acked: true}      // data member 0, parity member 3
-	b := raidsim.HostWrite{Offset: fs + 4096, Data: r.bytes(4096), Acked: true} // data member 3, parity member 2
+	a := crashcheck.HostWrite{Offset: 4096, Data: r.bytes(4096), Acked: true}      // data member 0, parity member 3
+	b := crashcheck.HostWrite{Offset: fs + 4096, Data: r.bytes(4096), Acked: true} // data member 3, parity member 2
 	var ackA, ackB bool
 	r.submit(t, a.Offset, a.Data, &ackA)
 	r.submit(t, b.Offset, b.Data, &ackB)
 	r.eng.RunUntil(r.eng.Now().Add(10 * time.Millisecond))
 	require.True(t, ackA && ackB, "the caches acknowledged both")
 	require.Zero(t, r.a.UpdatesInFlight(), "the array sees both stripes written")
-	writes := []raidsim.HostWrite{a, b}
+	writes := []crashcheck.HostWrite{a, b}
 	in := r.input(writes)
-	cc, err := raidsim.CheckCrash(in)
+	cc, err := crashcheck.Check(in)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1}, cc.LostWrites)
 	assert.Equal(t, []raid.Extent{{Offset: b.Offset, Length: 4096}}, cc.WrongSectors)
