@@ -1,6 +1,7 @@
 package raidsim_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,40 +15,59 @@ import (
 
 const module = "github.com/raidsim/raidsim"
 
-// allowedImports lists, for each package directory, the non-standard
-// imports its non-test files may use: the dependency graph of DESIGN.md.
-// A directory missing here (the root, cmd/, examples/) may import anything
-// in the module.
+// allowedImports is the package graph of DESIGN.md: for each package
+// directory of the module ("." is the root), the module packages (by
+// directory, matched exactly: "disk" does not allow "disk/disksim") and
+// third-party modules (by prefix) its non-test files may import. Every
+// library directory is listed, nested ones under their own full path;
+// a directory missing here fails the test. Programs (programDirs) may
+// import anything.
 var allowedImports = map[string][]string{
-	"sim":         {},
-	"disk":        {"sim", "internal/counters"},
-	"ssd":         {"sim"},
-	"raid":        {"sim"},
-	"cache":       {"sim"},
-	"host":        {"sim", "cache"},
+	// The kernel and the module's private helpers.
+	"sim":               {},
+	"internal/counters": {},
+	// internal/samplegen writes testdata/traces; its output is checked in.
+	"internal/samplegen":  {},
+	"internal/shareddata": {},
+	// keypath is the one parser of key paths (spec, sweep, the CLI).
+	"internal/keypath": {},
+	// The layers: each a sim.Device over the kernel. raid never imports
+	// disk or ssd, disk and ssd never import each other, cache never
+	// imports raid or ssd (an SSD cache tier is a sim.Device handed to it).
+	"disk":         {"sim", "internal/counters"},
+	"disk/disksim": {"sim", "disk"},
+	"ssd":          {"sim"},
+	"raid":         {"sim"},
+	"cache":        {"sim", "github.com/google/btree"},
+	"host":         {"sim", "cache"},
+	"faults":       {"sim"},
+	// raid/crashcheck checks an array's bytes after a power loss; it
+	// needs only the layout and parity maths.
+	"raid/crashcheck": {"raid"},
+	// Workloads, drivers, measurement and their views.
 	"trace":       {"sim", "gonum.org/v1/gonum"},
+	"program":     {"sim"},
 	"metrics":     {"sim", "gonum.org/v1/gonum"},
 	"simtest":     {"sim"},
-	"faults":      {"sim"},
-	"reliability": {},
 	"lifelog":     {"sim"},
-	// traceevents writes a lifelog as Chrome trace events.
 	"traceevents": {"sim", "lifelog"},
+	"reliability": {"gonum.org/v1/gonum"},
 	"sweep":       {"internal/keypath"},
 	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec":         {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
-	"disk/disksim": {"sim", "disk"},
+	"spec": {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
-	"calibrate":         {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
-	"internal/counters": {},
-	// program drives devices one request at a time; it needs only the kernel.
-	"program": {"sim"},
-	// keypath is the one parser of key paths (spec, sweep, the CLI).
-	"internal/keypath": {},
+	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
+	// The root builds a spec's stack, runs it and reports: one job.
+	".": {"sim", "disk", "ssd", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 }
+
+// programDirs are the directories (with everything under them) of
+// programs: the CLI and the runnable scenarios. They may import any
+// package and time themselves; they never use the global math/rand.
+var programDirs = []string{"cmd", "examples"}
 
 // testOnlyImports may also appear in _test.go files of any package.
 // gonum is there for cross-checks of numbers against reference code.
@@ -59,11 +79,23 @@ var testOnlyImports = []string{"simtest", "internal/shareddata", "github.com/str
 var testImports = map[string][]string{
 	// program's Example copies from one disk drive to another.
 	"program": {"disk"},
+	// crashcheck's tests crash a real array, its members behind volatile
+	// write caches.
+	"raid/crashcheck": {"sim", "faults"},
+	// The generator's test reads back the traces it wrote.
+	"internal/samplegen": {"sim", "trace"},
+	// The root's tests check whole stacks against the layers' own figures
+	// and run sweeps of them.
+	".": {"internal/counters", "sweep"},
 }
 
 // randAllowed are the math/rand/v2 names that build an injected source
 // rather than use the global one.
 var randAllowed = []string{"New", "NewPCG", "NewChaCha8", "NewZipf", "Rand", "Source", "PCG", "ChaCha8", "Zipf"}
+
+// wallClock are the time package's functions that read or wait on the
+// wall clock.
+var wallClock = []string{"Now", "Since", "Until", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc"}
 
 type goFile struct {
 	dir, path string
@@ -113,30 +145,76 @@ func isStd(path string) bool {
 	return !strings.Contains(first, ".")
 }
 
+// isProgram reports whether dir is a program's or under one.
+func isProgram(dir string) bool {
+	return slices.ContainsFunc(programDirs, func(p string) bool { return dir == p || strings.HasPrefix(dir, p+"/") })
+}
+
+// importPath is the import path of a module directory, or a third-party
+// entry as written.
+func importPath(entry string) string {
+	switch {
+	case entry == ".":
+		return module
+	case strings.Contains(strings.SplitN(entry, "/", 2)[0], "."):
+		return entry
+	}
+	return module + "/" + entry
+}
+
+// allowed reports whether path is on list: a module package by its exact
+// directory, a third-party module by prefix.
 func allowed(path string, list []string) bool {
 	for _, a := range list {
-		full := a
-		if !strings.Contains(a, ".") {
-			full = module + "/" + a
+		full := importPath(a)
+		if path == full {
+			return true
 		}
-		if path == full || strings.HasPrefix(path, full+"/") {
+		if full != module && !strings.HasPrefix(full, module+"/") && strings.HasPrefix(path, full+"/") {
 			return true
 		}
 	}
 	return false
 }
 
-// TestArchitecture keeps the package graph of DESIGN.md: each package
-// imports only the packages below it, and nothing outside the programs
-// (cmd/, examples/) reads the wall clock or the global random source.
-func TestArchitecture(t *testing.T) {
-	files := parseModule(t)
-	if len(files) < 10 {
-		t.Fatalf("found only %d Go files; is the test running at the module root?", len(files))
-	}
+// checkImports returns every broken rule of the graph in files, each
+// file judged by the rules of its own directory (its full path, never
+// only its first element).
+func checkImports(files []goFile) []string {
+	var out []string
 	for _, f := range files {
-		top, _, _ := strings.Cut(f.dir, "/")
-		rules, constrained := allowedImports[top]
+		rules, listed := allowedImports[f.dir]
+		program := isProgram(f.dir)
+		if !listed && !program {
+			out = append(out, fmt.Sprintf("%s: package directory %q has no rule in allowedImports: add it where it belongs in DESIGN.md's graph", f.path, f.dir))
+			continue
+		}
+		list := slices.Concat(rules)
+		if f.test {
+			list = slices.Concat(list, testOnlyImports, testImports[f.dir], []string{f.dir})
+		}
+		for _, imp := range f.ast.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case path == "math/rand" && !program:
+				out = append(out, fmt.Sprintf("%s imports math/rand: use an Engine.Rand stream (math/rand/v2)", f.path))
+			case isStd(path) || program:
+			case !allowed(path, list):
+				out = append(out, fmt.Sprintf("%s imports %s; package %s may import only %v", f.path, path, f.dir, rules))
+			}
+		}
+	}
+	return out
+}
+
+// checkClocks returns every use of the wall clock or the global random
+// source outside the programs: libraries run on virtual time only.
+func checkClocks(files []goFile) []string {
+	var out []string
+	for _, f := range files {
+		if isProgram(f.dir) {
+			continue
+		}
 		randName, timeName := "", ""
 		for _, imp := range f.ast.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
@@ -145,31 +223,11 @@ func TestArchitecture(t *testing.T) {
 				local = imp.Name.Name
 			}
 			switch path {
-			case "math/rand":
-				if top != "cmd" && top != "examples" {
-					t.Errorf("%s imports math/rand: use an Engine.Rand stream (math/rand/v2)", f.path)
-				}
 			case "math/rand/v2":
 				randName = cmp(local, "rand")
 			case "time":
 				timeName = cmp(local, "time")
 			}
-			if isStd(path) || !constrained {
-				continue
-			}
-			// A package's subpackages (disk/disksim) may build on it.
-			list := slices.Concat(rules, []string{top})
-			if f.test {
-				list = slices.Concat(list, testOnlyImports, testImports[top])
-			}
-			if !allowed(path, list) {
-				t.Errorf("%s imports %s; package %s may import only %v", f.path, path, top, rules)
-			}
-		}
-		// Programs (the CLI and the examples) may time themselves; the
-		// libraries they drive run on virtual time only.
-		if top == "cmd" || top == "examples" {
-			continue
 		}
 		ast.Inspect(f.ast, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -181,13 +239,104 @@ func TestArchitecture(t *testing.T) {
 				return true
 			}
 			switch {
-			case timeName != "" && x.Name == timeName && slices.Contains([]string{"Now", "Since", "Until", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc"}, sel.Sel.Name):
-				t.Errorf("%s uses time.%s: simulations run on virtual time (sim.Engine)", f.path, sel.Sel.Name)
+			case timeName != "" && x.Name == timeName && slices.Contains(wallClock, sel.Sel.Name):
+				out = append(out, fmt.Sprintf("%s uses time.%s: simulations run on virtual time (sim.Engine)", f.path, sel.Sel.Name))
 			case randName != "" && x.Name == randName && !slices.Contains(randAllowed, sel.Sel.Name):
-				t.Errorf("%s uses the global rand.%s: take a stream from Engine.Rand", f.path, sel.Sel.Name)
+				out = append(out, fmt.Sprintf("%s uses the global rand.%s: take a stream from Engine.Rand", f.path, sel.Sel.Name))
 			}
 			return true
 		})
+	}
+	return out
+}
+
+// TestArchitecture keeps the package graph of DESIGN.md: each package
+// imports only the packages below it, and nothing outside the programs
+// (cmd/, examples/) reads the wall clock or the global random source.
+func TestArchitecture(t *testing.T) {
+	files := parseModule(t)
+	if len(files) < 10 {
+		t.Fatalf("found only %d Go files; is the test running at the module root?", len(files))
+	}
+	for _, v := range slices.Concat(checkImports(files), checkClocks(files)) {
+		t.Error(v)
+	}
+}
+
+// TestArchitectureRulesAreAcyclic: the graph allowedImports draws is a
+// DAG over listed directories, so the layers can be read bottom up.
+func TestArchitectureRulesAreAcyclic(t *testing.T) {
+	state := map[string]int{} // 1 visiting, 2 done
+	var visit func(dir string, path []string)
+	visit = func(dir string, path []string) {
+		switch state[dir] {
+		case 1:
+			t.Errorf("allowedImports has a cycle: %s", strings.Join(append(path, dir), " -> "))
+			return
+		case 2:
+			return
+		}
+		state[dir] = 1
+		for _, d := range allowedImports[dir] {
+			if importPath(d) == d { // third party
+				continue
+			}
+			if _, ok := allowedImports[d]; !ok {
+				t.Errorf("allowedImports[%q] names %q, which has no rule of its own", dir, d)
+				continue
+			}
+			visit(d, append(path, dir))
+		}
+		state[dir] = 2
+	}
+	for dir := range allowedImports {
+		visit(dir, nil)
+	}
+}
+
+// parseSource parses one synthetic file placed in dir.
+func parseSource(t *testing.T, dir, src string) goFile {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), dir+"/x.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return goFile{dir: dir, path: dir + "/x.go", ast: f}
+}
+
+// TestArchitectureNestedRules: a nested package is judged by its own
+// rule, not by its first path element's (nor left unchecked because its
+// first element has none), and a package's rule does not admit its
+// subpackages by prefix.
+func TestArchitectureNestedRules(t *testing.T) {
+	imports := func(dir, pkg string) goFile {
+		return parseSource(t, dir, fmt.Sprintf("package x\nimport _ %q\n", importPath(pkg)))
+	}
+	for _, c := range []struct {
+		file goFile
+		bad  bool
+	}{
+		{imports("disk/disksim", "internal/counters"), true}, // disk may, disksim may not
+		{imports("raid/crashcheck", "sim"), true},            // raid may, crashcheck may not
+		{imports("internal/counters", "sim"), true},          // "internal" has no rule; internal/counters does
+		{imports("disk", "disk/disksim"), true},              // "disk" does not admit disk/disksim
+		{imports("teach/newview", "sim"), true},              // an unlisted library directory
+		{imports("disk/disksim", "disk"), false},
+		{imports("raid/crashcheck", "raid"), false},
+		{imports("trace", "gonum.org/v1/gonum/stat/distuv"), false}, // third party by prefix
+		{imports("cmd/raidsim/playground", "disk/disksim"), false},  // programs import anything
+	} {
+		got := checkImports([]goFile{c.file})
+		if c.bad && len(got) == 0 {
+			t.Errorf("%s importing %v: no violation reported", c.file.dir, c.file.ast.Imports[0].Path.Value)
+		}
+		if !c.bad && len(got) > 0 {
+			t.Errorf("%s importing %v: %v", c.file.dir, c.file.ast.Imports[0].Path.Value, got)
+		}
+	}
+	clock := parseSource(t, "internal/counters", "package x\nimport \"time\"\nvar _ = time.Now\n")
+	if len(checkClocks([]goFile{clock})) == 0 {
+		t.Error("time.Now in internal/counters was not reported")
 	}
 }
 
