@@ -62,6 +62,8 @@ var allowedImports = map[string][]string{
 	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
 	".": {"sim", "disk", "ssd", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
+	// Above the root, on its runs: the teaching views.
+	"teach": {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},
 }
 
 // programDirs are the directories (with everything under them) of

@@ -28,10 +28,9 @@
 // that drives them itself (two stacks on one engine); package program
 // issues a single-threaded program's requests to them one at a time.
 //
-// For teaching, a Timeline records each request's life phase by phase
-// with the member I/Os it caused, a PhaseSummary averages the phases
-// over a run, Explain tells the first requests' lives as trees (cache,
-// RAID plan, drive seek and rotation), all built on package lifelog; and spec.Experiment.PowerLossAt reports what a power failure at that
+// spec.Experiment.PowerLossAt reports what a power failure at that
 // instant would lose in each layer: the volume cache's dirty data, each
 // drive's write cache, and the RAID updates in flight (the write hole).
+// Package teach tells a run's requests for people (Explain, Timeline,
+// PhaseSummary).
 package raidsim

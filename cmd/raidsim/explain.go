@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/teach"
 )
 
 // explainFlags are `raidsim explain`'s: the experiment flags of `raidsim
@@ -49,7 +49,7 @@ func runExplain(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	e, err := raidsim.Explain(&b.x, n)
+	e, err := teach.Explain(&b.x, n)
 	if err != nil {
 		return b.explain(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/teach"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -87,11 +88,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	views := []*sim.Observer{te.observer()}
 	var tables []func() metrics.Table
 	if out.timeline > 0 {
-		tl := raidsim.NewTimeline(out.timeline)
+		tl := teach.NewTimeline(out.timeline)
 		views, tables = append(views, tl.Observer()), append(tables, tl.Table)
 	}
 	if out.summary {
-		ps := raidsim.NewPhaseSummary()
+		ps := teach.NewPhaseSummary()
 		views, tables = append(views, ps.Observer()), append(tables, ps.Table)
 	}
 	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...)})

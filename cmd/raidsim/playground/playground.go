@@ -12,6 +12,7 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/lifelog"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/teach"
 )
 
 // Settings are the page's controls.
@@ -181,7 +182,7 @@ func Run(s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := raidsim.Explain(x, MapRequests)
+	e, err := teach.Explain(x, MapRequests)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package raidsim
+package teach
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func (p *PhaseSums) add(l *lifelog.Life) {
 	}
 }
 
-// isDriveName reports whether a device name is a drive's as Build
+// isDriveName reports whether a device name is a drive's as raidsim.Build
 // names them ("disk0", "xdisk3").
 func isDriveName(name string) bool {
 	_, ok := lifelog.DriveIndex(name)

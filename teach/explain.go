@@ -1,4 +1,4 @@
-package raidsim
+package teach
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/lifelog"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
@@ -22,7 +23,7 @@ const maxExplainRoots = 200_000
 // people: `raidsim explain`. Make one with Explain.
 type Explanation struct {
 	// Report is the run's report.
-	Report *Report
+	Report *raidsim.Report
 	// Requests are the host requests explained, in submission order.
 	Requests []*lifelog.Life
 	// Log holds everything recorded, destages included.
@@ -38,14 +39,14 @@ type Explanation struct {
 // requests (n >= 1) for WriteText.
 func Explain(x *spec.Experiment, n int) (*Explanation, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("raidsim: explain wants at least 1 request, got %d", n)
+		return nil, fmt.Errorf("teach: explain wants at least 1 request, got %d", n)
 	}
 	pl, err := x.Plan()
 	if err != nil {
 		return nil, err
 	}
 	g := &lifelog.Log{MaxRoots: maxExplainRoots}
-	rep, err := RunPlan(pl, RunOptions{Observer: g.Observer()})
+	rep, err := raidsim.RunPlan(pl, raidsim.RunOptions{Observer: g.Observer()})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package raidsim_test
+package teach_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/teach"
 )
 
 // explainRAID5 is the example: three 4 KiB random writes on a
@@ -30,7 +31,7 @@ func explainRAID5(policy string) *spec.Experiment {
 // ones the report measured.
 func TestExplainPhasesAddUp(t *testing.T) {
 	for _, policy := range []string{"", "rmw"} {
-		e, err := raidsim.Explain(explainRAID5(policy), 3)
+		e, err := teach.Explain(explainRAID5(policy), 3)
 		require.NoError(t, err)
 		require.Len(t, e.Requests, 3)
 		var sum float64
@@ -67,7 +68,7 @@ func TestExplainMembersMatchMapping(t *testing.T) {
 		{"", "rcw", "reconstruct-write"}, // 4 drives: 2 pre-reads either way, a tie md gives to rcw
 		{"rmw", "rmw", "read-modify-write"},
 	} {
-		e, err := raidsim.Explain(explainRAID5(c.policy), 3)
+		e, err := teach.Explain(explainRAID5(c.policy), 3)
 		require.NoError(t, err)
 		require.NotNil(t, e.Mapping)
 		m := *e.Mapping
@@ -114,7 +115,7 @@ func TestExplainCacheDestage(t *testing.T) {
 	x := explainRAID5("")
 	x.Phases[0].IOs = 400
 	x.Stack.Cache = &spec.Cache{Size: 1 << 20}
-	e, err := raidsim.Explain(x, 2)
+	e, err := teach.Explain(x, 2)
 	require.NoError(t, err)
 	l := e.Requests[0]
 	require.NotNil(t, l.Absorb)
@@ -162,7 +163,7 @@ func TestBreakdownTilesEveryRequest(t *testing.T) {
 // member I/Os under it with their drive and member index, and a host
 // row's phases add up to its latency.
 func TestTimelineNamesMembers(t *testing.T) {
-	tl := raidsim.NewTimeline(3)
+	tl := teach.NewTimeline(3)
 	_, err := raidsim.RunWith(explainRAID5(""), raidsim.RunOptions{Observer: tl.Observer()})
 	require.NoError(t, err)
 	require.Len(t, tl.Entries, 3)
@@ -191,7 +192,7 @@ func TestTimelineNamesMembers(t *testing.T) {
 // latency of the report.
 func TestPhaseSummaryMeans(t *testing.T) {
 	x := experiment("deskstar-7k500", spec.Job{RW: "randread", BS: 4096, IODepth: 4, IOs: 300})
-	ps := raidsim.NewPhaseSummary()
+	ps := teach.NewPhaseSummary()
 	rep, err := raidsim.RunWith(x, raidsim.RunOptions{Observer: ps.Observer()})
 	require.NoError(t, err)
 	h := ps.Host[sim.Read]

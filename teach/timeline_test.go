@@ -1,4 +1,4 @@
-package raidsim_test
+package teach_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/teach"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +17,7 @@ import (
 // at most the bus transfer on top (the bus overlaps the media).
 func TestTimelineAccountsForEveryRead(t *testing.T) {
 	x := experiment("deskstar-7k500", spec.Job{RW: "randread", BS: 4096, IODepth: 1, IOs: 50})
-	tl := raidsim.NewTimeline(10)
+	tl := teach.NewTimeline(10)
 	_, err := raidsim.RunWith(x, raidsim.RunOptions{Observer: tl.Observer()})
 	require.NoError(t, err)
 	require.Len(t, tl.Entries, 10, "only the first Limit requests are kept")

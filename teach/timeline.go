@@ -1,4 +1,4 @@
-package raidsim
+package teach
 
 import (
 	"fmt"
