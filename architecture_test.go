@@ -62,8 +62,10 @@ var allowedImports = map[string][]string{
 	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
 	".": {"sim", "disk", "ssd", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
-	// Above the root, on its runs: the teaching views.
-	"teach": {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},
+	// Above the root, on its runs: the teaching views and the benchmark
+	// emulations.
+	"teach":     {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},
+	"benchmark": {".", "sim", "spec"},
 }
 
 // programDirs are the directories (with everything under them) of

@@ -32,5 +32,6 @@
 // instant would lose in each layer: the volume cache's dirty data, each
 // drive's write cache, and the RAID updates in flight (the write hole).
 // Package teach tells a run's requests for people (Explain, Timeline,
-// PhaseSummary).
+// PhaseSummary), and package benchmark emulates benchmarks as runs
+// (IOzone, RebuildUnderLoad).
 package raidsim

@@ -69,6 +69,17 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 	return rep, nil
 }
 
+// RunPhase runs phase ph of pl on s (built from pl on eng by Build) as
+// Run runs each phase, and reports it. It is for code that drives a
+// built stack itself, phase by phase (package benchmark measures a
+// rebuild over a window of a phase): it takes no power-loss snapshot,
+// does not wait for a planned rebuild to end and runs no healthy
+// baseline.
+func RunPhase(eng *sim.Engine, s *Stack, pl *spec.Plan, ph *spec.PhasePlan) (*PhaseReport, error) {
+	r := &runner{eng: eng, stack: s, plan: pl}
+	return r.runPhase(ph)
+}
+
 // runner runs the phases of one plan on one stack.
 type runner struct {
 	eng   *sim.Engine

@@ -209,6 +209,16 @@ func (s *Stack) newDrive(eng *sim.Engine, pl *spec.Plan, name string, obs *sim.O
 	return d, nil
 }
 
+// RebuildErr is the error the planned rebuild met when it was to start
+// (the array refused the spare), or nil: none planned, not yet due, or
+// started (its progress and outcome are in Array.Stats).
+func (s *Stack) RebuildErr() error {
+	if s.rebuild == nil {
+		return nil
+	}
+	return s.rebuild.err
+}
+
 // rebuildEvent starts the planned rebuild onto the spare.
 type rebuildEvent struct {
 	s   *Stack

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/benchmark"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
@@ -68,7 +68,7 @@ func iozoneHelp(w io.Writer) {
 }
 
 // iozoneOf reads iozone's own flags into z, every problem at once.
-func iozoneOf(flags []given, z *raidsim.IOzone) (asJSON bool, err error) {
+func iozoneOf(flags []given, z *benchmark.IOzone) (asJSON bool, err error) {
 	ue := &usageError{}
 	list := func(name, def string) []int64 {
 		v, ok := lastValue(flags, name)
@@ -121,7 +121,7 @@ func runIOzone(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	z := raidsim.IOzone{Stack: b.x.Stack, Seed: b.x.Seed}
+	z := benchmark.IOzone{Stack: b.x.Stack, Seed: b.x.Seed}
 	asJSON, err := iozoneOf(flags, &z)
 	if err != nil {
 		return err
@@ -145,12 +145,12 @@ func runIOzone(args []string, stdout, _ io.Writer) error {
 		Title:  fmt.Sprintf("iozone (write, rewrite, read, reread) behind %s; MB/s (10^6 bytes/s) and host CPU %%", z.Stack.Host.Preset),
 		Header: []string{"file", "record"},
 	}
-	for _, n := range raidsim.IOzoneTests {
+	for _, n := range benchmark.IOzoneTests {
 		t.Header = append(t.Header, n, "CPU %")
 	}
 	for _, p := range pts {
 		row := []string{trace.FormatSize(p.FileSize), trace.FormatSize(p.RecordSize)}
-		for i := range raidsim.IOzoneTests {
+		for i := range benchmark.IOzoneTests {
 			row = append(row, metrics.FormatFixed(p.MBPerS[i], 1), metrics.FormatFixed(p.CPUPct[i], 1))
 		}
 		t.AddRow(row...)

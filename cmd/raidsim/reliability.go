@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/benchmark"
 	"github.com/raidsim/raidsim/spec"
 	"io"
 	"math"
@@ -266,7 +266,7 @@ func (r *reliabilityReport) writeText(w io.Writer) error {
 
 // simulateRebuild times a rebuild of member 0 of the array on --drive
 // under the --load job over --load-window, extrapolated to the whole
-// member (raidsim.RebuildUnderLoad), at most at rate bytes/s.
+// member (benchmark.RebuildUnderLoad), at most at rate bytes/s.
 func (o *reliabilityOptions) simulateRebuild(level, disks int, rate float64) (time.Duration, string, error) {
 	bs, err := trace.ParseSize(o.loadBS)
 	if err != nil {
@@ -277,7 +277,7 @@ func (o *reliabilityOptions) simulateRebuild(level, disks int, rate float64) (ti
 		RAID:     &spec.RAID{Level: strconv.Itoa(level), RebuildRate: spec.Size(rate)},
 		Failures: []spec.Failure{{Member: 0}}, Rebuild: &spec.Rebuild{Member: 0},
 	}, Phases: []spec.Phase{{Job: spec.Job{RW: o.load, BS: spec.Size(bs), IODepth: o.loadDepth}, Runtime: spec.Duration(o.loadWindow)}}}
-	s, err := raidsim.RebuildUnderLoad(x, o.loadWindow)
+	s, err := benchmark.RebuildUnderLoad(x, o.loadWindow)
 	if err != nil {
 		return 0, "", err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/benchmark"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/spec"
@@ -62,7 +62,7 @@ func runHost(scale float64) (hostResults, error) {
 	}
 	for _, s := range hostStacks(r.PageCache) {
 		r.Stacks = append(r.Stacks, s.label)
-		z := raidsim.IOzone{Stack: s.stack, Seed: seed, FileSizes: sizes, RecordSizes: []int64{64 << 10}, Offset: 1 << 30}
+		z := benchmark.IOzone{Stack: s.stack, Seed: seed, FileSizes: sizes, RecordSizes: []int64{64 << 10}, Offset: 1 << 30}
 		pts, err := z.Run()
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", s.label, err)

@@ -1,9 +1,9 @@
-package raidsim_test
+package benchmark_test
 
 import (
 	"testing"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/benchmark"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -13,7 +13,7 @@ import (
 // every test (writes throttled at the dirty limit, reads from the
 // platters); records that do not divide the file are skipped.
 func TestIOzone(t *testing.T) {
-	z := raidsim.IOzone{
+	z := benchmark.IOzone{
 		Stack:     spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"}, Host: spec.Host{Preset: "server", PageCache: "256MiB"}},
 		Seed:      1,
 		FileSizes: []int64{32 << 20, 1 << 30}, RecordSizes: []int64{64 << 10, 48 << 20},
@@ -28,7 +28,7 @@ func TestIOzone(t *testing.T) {
 	}
 	small, big := pts[0], pts[1]
 	const drive = 75.8 // MB/s, the 7K160's outer-zone sustained rate
-	for i, name := range raidsim.IOzoneTests {
+	for i, name := range benchmark.IOzoneTests {
 		t.Logf("%-8s 32 MiB file %8.1f MB/s, 1 GiB file %6.1f MB/s (CPU %.2f%%)", name, small.MBPerS[i], big.MBPerS[i], big.CPUPct[i])
 		if small.MBPerS[i] < 5*drive {
 			t.Errorf("%s of a file in the page cache: %.1f MB/s, want memory speed", name, small.MBPerS[i])

@@ -1,9 +1,10 @@
-package raidsim
+package benchmark
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -50,14 +51,14 @@ const maxIOzonePoints = 4096
 // Run runs every file size and record size in order.
 func (z IOzone) Run() ([]IOzonePoint, error) {
 	if len(z.FileSizes)*len(z.RecordSizes) > maxIOzonePoints {
-		return nil, fmt.Errorf("raidsim: iozone: %d file sizes x %d record sizes is more than %d points", len(z.FileSizes), len(z.RecordSizes), maxIOzonePoints)
+		return nil, fmt.Errorf("benchmark: iozone: %d file sizes x %d record sizes is more than %d points", len(z.FileSizes), len(z.RecordSizes), maxIOzonePoints)
 	}
 	var out []IOzonePoint
 	var errs []error
 	for _, fs := range z.FileSizes {
 		for _, rs := range z.RecordSizes {
 			if fs <= 0 || rs <= 0 {
-				errs = append(errs, fmt.Errorf("raidsim: iozone: file size %d and record size %d must be positive", fs, rs))
+				errs = append(errs, fmt.Errorf("benchmark: iozone: file size %d and record size %d must be positive", fs, rs))
 				continue
 			}
 			if fs%rs != 0 {
@@ -65,7 +66,7 @@ func (z IOzone) Run() ([]IOzonePoint, error) {
 			}
 			p, err := z.point(fs, rs)
 			if err != nil {
-				return nil, fmt.Errorf("raidsim: iozone file %d, record %d: %w", fs, rs, err)
+				return nil, fmt.Errorf("benchmark: iozone file %d, record %d: %w", fs, rs, err)
 			}
 			out = append(out, p)
 		}
@@ -85,7 +86,7 @@ func (z IOzone) point(fs, rs int64) (IOzonePoint, error) {
 		}
 		x.Phases = append(x.Phases, spec.Phase{Name: t, Job: spec.Job{RW: rw, BS: spec.Size(rs), Offset: spec.Size(z.Offset), Size: spec.Size(fs)}})
 	}
-	rep, err := Run(x)
+	rep, err := raidsim.Run(x)
 	if err != nil {
 		return p, err
 	}

@@ -1,9 +1,9 @@
-package raidsim_test
+package benchmark_test
 
 import (
 	"fmt"
 
-	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/benchmark"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -13,7 +13,7 @@ import (
 // is written back at the dirty limit and read from the platters, behind
 // the same bound.
 func ExampleIOzone() {
-	z := raidsim.IOzone{
+	z := benchmark.IOzone{
 		Stack: spec.Stack{Drive: spec.Drive{Preset: "deskstar-7k160"},
 			Host: spec.Host{Preset: "nas-1gb", PageCache: "256MiB"}},
 		Seed:      1,
@@ -27,7 +27,7 @@ func ExampleIOzone() {
 	}
 	for _, p := range pts {
 		fmt.Printf("%4d MiB:", p.FileSize>>20)
-		for i, name := range raidsim.IOzoneTests {
+		for i, name := range benchmark.IOzoneTests {
 			fmt.Printf(" %s %.0f MB/s (CPU %.0f%%)", name, p.MBPerS[i], p.CPUPct[i])
 		}
 		fmt.Println()
