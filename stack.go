@@ -234,12 +234,9 @@ func (s *Stack) scheduleRebuild(eng *sim.Engine, pl *spec.Plan, prefix string, o
 	if pl.Rebuild == nil {
 		return nil
 	}
-	dev, err := s.newDrive(eng, pl, prefix+"spare", obs)
+	dev, err := s.newDrive(eng, pl, prefix+"spare", obs) // behind the host's driver, once
 	if err != nil {
 		return err
-	}
-	if s.Host != nil {
-		dev = s.Host.Driver(dev, prefix+"spare")
 	}
 	s.rebuild = &rebuildEvent{s: s, dev: dev}
 	eng.Schedule(eng.Now().Add(pl.Rebuild.At), s.rebuild, nil)
