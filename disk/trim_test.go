@@ -11,9 +11,9 @@ import (
 // in no time and the data stays.
 func TestTrimCompletesAtOnce(t *testing.T) {
 	eng := sim.NewEngine(1)
-	p, err := Preset("hitachi-7k500")
+	p, err := Preset("deskstar-7k500")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	d, err := New(eng, p, "d", nil)
 	if err != nil {
