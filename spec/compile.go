@@ -156,9 +156,7 @@ func (x *Experiment) Plan() (*Plan, error) {
 	if x.PowerLossAt != nil {
 		pl.PowerLoss, pl.PowerLossAt = true, time.Duration(*x.PowerLossAt)
 	}
-	if pl.PowerLossAt < 0 || pl.PowerLossAt > maxPowerLossAt {
-		p.add("power_loss_at", "%v is outside 0..%v", pl.PowerLossAt, maxPowerLossAt)
-	}
+	p.checkDuration("power_loss_at", pl.PowerLossAt)
 	driveOK := planStack(&p, &x.Stack, pl)
 	planPhases(&p, x.Phases, pl)
 	if !driveOK || p.under("stack") {

@@ -518,19 +518,27 @@ func parseSize(v any) (int64, string) {
 	return n, ""
 }
 
-// decodeField decodes v into the field of the struct dst at index. A field with
-// a default (its `default` tag) refuses an explicit zero: zero is how the
-// types say "take the default", so a file or flag that gives 0 (a
-// stripe unit of 0, a cache of size 0) asks for something the model
+// decodeField decodes v into the field of the struct dst at index. A
+// field marked NoZero in its definition refuses an explicit zero: zero
+// is how the types say "take the default", so a file or flag that gives
+// 0 (a stripe unit of 0, a cache of size 0) asks for something the model
 // cannot use rather than for the default.
 func decodeField(p *problems, path string, v any, dst reflect.Value, index []int) {
 	f := dst.Type().FieldByIndex(index)
 	fv := dst.FieldByIndex(index)
 	before := len(*p)
 	decodeValue(p, path, v, fv)
-	def, ok := f.Tag.Lookup("default")
-	if !ok || len(*p) > before || !fv.IsZero() || fv.Kind() == reflect.Pointer {
+	if len(*p) > before || !fv.IsZero() || fv.Kind() == reflect.Pointer {
 		return
 	}
-	p.add(path, "%s is not a usable value: leave the key out for the default, %s", show(v), strings.Trim(def, "()"))
+	owner := dst.Type()
+	if len(index) > 1 {
+		owner = owner.FieldByIndex(index[:len(index)-1]).Type
+	}
+	key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if !noZero[owner][key] {
+		return
+	}
+	def, _ := Default(path)
+	p.add(path, "%s is not a usable value: leave the key out for the default, %s", show(v), def)
 }

@@ -80,9 +80,9 @@ func baseModel(p *problems, d *Drive) (disk.Params, bool) {
 // applySpec puts the non-zero data-sheet figures of s over spec.
 func applySpec(p *problems, s *DriveSpec, spec *disk.Spec) {
 	const at = "stack.drive.spec."
-	over := func(dst *int, v int, key string, lo, hi int) {
+	over := func(dst *int, v int, key string) {
 		if v != 0 {
-			checkRange(p, at+key, int64(v), int64(lo), int64(hi))
+			p.checkBounds(at+key, int64(v))
 			*dst = v
 		}
 	}
@@ -90,19 +90,16 @@ func applySpec(p *problems, s *DriveSpec, spec *disk.Spec) {
 		if v == 0 {
 			return
 		}
-		if v < 0 || v > 1e6 {
-			p.add(at+key, "%g MB/s is outside 0..1e6", v)
+		if f := fieldFor(at + key); v < f.Bounds.Min || v > f.Bounds.Max {
+			p.add(at+key, "%g MB/s is outside %s", v, f.BoundsWords())
 		}
 		*dst = v * 1e6
 	}
 	overTime := func(dst *time.Duration, v Duration, key string) {
-		if v == 0 {
-			return
+		if v != 0 {
+			p.checkDuration(at+key, time.Duration(v))
+			*dst = time.Duration(v)
 		}
-		if v < 0 || time.Duration(v) > time.Minute {
-			p.add(at+key, "%v is outside 0..1m", time.Duration(v))
-		}
-		*dst = time.Duration(v)
 	}
 	if s.Name != "" {
 		spec.Name = s.Name
@@ -117,9 +114,9 @@ func applySpec(p *problems, s *DriveSpec, spec *disk.Spec) {
 	} else if s.SectorSize != 0 {
 		spec.SectorSize = s.SectorSize
 	}
-	over(&spec.RPM, s.RPM, "rpm", 1, maxRPM)
-	over(&spec.Heads, s.Heads, "heads", 1, maxHeads)
-	over(&spec.Zones, s.Zones, "zones", 1, 1000)
+	over(&spec.RPM, s.RPM, "rpm")
+	over(&spec.Heads, s.Heads, "heads")
+	over(&spec.Zones, s.Zones, "zones")
 	overRate(&spec.OuterSustained, s.OuterSustained, "outer_sustained")
 	overRate(&spec.InnerSustained, s.InnerSustained, "inner_sustained")
 	overRate(&spec.OuterInstant, s.OuterInstant, "outer_instant")
@@ -151,24 +148,24 @@ func applyDriveOverrides(p *problems, d *Drive, params *disk.Params) {
 	if d.Scheduler != "" {
 		s, err := disk.ParseScheduler(d.Scheduler)
 		if err != nil {
-			p.add(at+"scheduler", "%q: want satf, fcfs, sstf or clook", d.Scheduler)
+			p.badName(at+"scheduler", d.Scheduler)
 		}
 		params.Scheduler = s
 	}
 	if d.QueueDepth != 0 {
-		checkRange(p, at+"queue_depth", int64(d.QueueDepth), 1, disk.MaxQueueDepth)
+		checkRange(p, at+"queue_depth", int64(d.QueueDepth), 1, disk.MaxQueueDepth) // the device's bound
 		params.QueueDepth = d.QueueDepth
 	}
 	if d.ReadAhead != "" {
 		var ra disk.ReadAheadPolicy
 		if err := ra.UnmarshalText([]byte(d.ReadAhead)); err != nil {
-			p.add(at+"read_ahead", "%q: want segment, fixed, off, track, cylinder or next-track", d.ReadAhead)
+			p.badName(at+"read_ahead", d.ReadAhead)
 		}
 		params.ReadAhead = ra
 	}
 	applyBufferOverrides(p, d, params)
 	if d.Segments != 0 {
-		checkRange(p, at+"segments", int64(d.Segments), 1, disk.MaxSegments)
+		p.checkBounds(at+"segments", int64(d.Segments))
 		params.Segments = d.Segments
 	}
 }

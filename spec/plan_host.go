@@ -32,7 +32,7 @@ func planHost(p *problems, h *Host, pl *Plan) {
 	}
 	hp, err := host.Preset(name)
 	if err != nil {
-		p.add(at+"preset", "%q: want none, %s", h.Preset, strings.Join(host.Presets(), ", "))
+		p.badName(at+"preset", h.Preset)
 		return
 	}
 	overrideHost(p, h, &hp)
@@ -59,11 +59,11 @@ func planHost(p *problems, h *Host, pl *Plan) {
 func overrideHost(p *problems, h *Host, hp *host.Params) {
 	const at = "stack.host."
 	if h.Cores != 0 {
-		checkRange(p, at+"cores", int64(h.Cores), 1, host.MaxCores)
+		p.checkBounds(at+"cores", int64(h.Cores))
 		hp.Cores = h.Cores
 	}
 	if h.RAM != 0 {
-		checkRange(p, at+"ram", int64(h.RAM), 1<<20, host.MaxRAM)
+		p.checkBounds(at+"ram", int64(h.RAM))
 		hp.RAM, hp.Reserve = int64(h.RAM), min(hp.Reserve, int64(h.RAM)/2)
 	}
 	switch v := strings.ToLower(strings.TrimSpace(h.PageCache)); v {
@@ -88,9 +88,7 @@ func overrideHost(p *problems, h *Host, hp *host.Params) {
 		v   float64
 		dst *float64
 	}{{"dirty_ratio", h.DirtyRatio, &pc.DirtyRatio}, {"dirty_background_ratio", h.DirtyBackgroundRatio, &pc.DirtyBackgroundRatio}} {
-		if f.v < 0 || f.v > 1 {
-			p.add(at+f.key, "%g is outside 0..1", f.v)
-		} else if f.v != 0 {
+		if p.checkFloat(at+f.key, f.v) && f.v != 0 {
 			*f.dst = f.v
 		}
 	}
@@ -99,9 +97,7 @@ func overrideHost(p *problems, h *Host, hp *host.Params) {
 		v   Duration
 		dst *time.Duration
 	}{{"dirty_expire", h.DirtyExpire, &pc.DirtyExpire}, {"writeback_interval", h.WritebackInterval, &pc.WritebackInterval}} {
-		if f.v < 0 || time.Duration(f.v) > maxStartDelay {
-			p.add(at+f.key, "%v is outside 0..%v", time.Duration(f.v), maxStartDelay)
-		} else if f.v != 0 {
+		if p.checkDuration(at+f.key, time.Duration(f.v)) && f.v != 0 {
 			*f.dst = time.Duration(f.v)
 		}
 	}
@@ -122,7 +118,7 @@ func overrideHost(p *problems, h *Host, hp *host.Params) {
 		l := host.TenGigabit()
 		hp.Network = withProtocolCost(l, hp.Network)
 	default:
-		p.add(at+"network", "%q: want none, gigabit or 10gbe", h.Network)
+		p.badName(at+"network", h.Network)
 	}
 }
 
@@ -150,9 +146,7 @@ func overrideCPU(p *problems, h *Host, hp *host.Params) {
 		if f.v == nil {
 			continue
 		}
-		if *f.v < 0 || time.Duration(*f.v) > time.Second {
-			p.add(at+f.key, "%v is outside 0..1s", time.Duration(*f.v))
-		}
+		p.checkDuration(at+f.key, time.Duration(*f.v))
 		*f.dst = time.Duration(*f.v)
 	}
 	for _, f := range []struct {

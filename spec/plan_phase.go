@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/trace"
@@ -44,15 +43,9 @@ func phaseStream(i int) string {
 func planPhase(p *problems, path string, c *Phase, stream string, ss int64) PhasePlan {
 	ph := PhasePlan{Name: c.Name, Stream: stream, StartDelay: time.Duration(c.StartDelay),
 		Runtime: time.Duration(c.Runtime), RampIOs: c.RampIOs}
-	if c.StartDelay < 0 || ph.StartDelay > maxStartDelay {
-		p.add(path+".startdelay", "%v is outside 0..%v", ph.StartDelay, maxStartDelay)
-	}
-	if c.Runtime < 0 || ph.Runtime > maxStartDelay {
-		p.add(path+".runtime", "%v is outside 0..%v", ph.Runtime, maxStartDelay)
-	}
-	if c.RampIOs < 0 || c.RampIOs > maxIOs {
-		p.add(path+".ramp_ios", "%d is outside 0..%d", c.RampIOs, int64(maxIOs))
-	}
+	p.checkDuration(path+".startdelay", ph.StartDelay)
+	p.checkDuration(path+".runtime", ph.Runtime)
+	p.checkBounds(path+".ramp_ios", c.RampIOs)
 	if c.Trace != nil {
 		checkTraceJob(p, path, c)
 		ph.Trace = planTrace(p, path+".trace", c.Trace)
@@ -115,8 +108,8 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 	if t.Path == "" {
 		p.add(path+".path", "missing: give the trace file")
 	}
-	if src.Format != "auto" && !slices.Contains(trace.Formats(), src.Format) {
-		p.add(path+".format", "%q: want auto or one of %s", t.Format, strings.Join(trace.Formats(), ", "))
+	if !slices.Contains(formatNames, src.Format) {
+		p.badName(path+".format", t.Format)
 	}
 	if t.Device != nil {
 		if *t.Device < 0 {
@@ -124,20 +117,18 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 		}
 		src.Devices = []int{*t.Device}
 	}
-	checkRange(p, path+".iodepth", int64(t.IODepth), 0, trace.MaxIODepth)
-	if t.Speed < 0 || t.Speed > 1e9 {
-		p.add(path+".speed", "%g is outside 0..1e9", t.Speed)
-	}
+	p.checkBounds(path+".iodepth", int64(t.IODepth))
+	p.checkFloat(path+".speed", t.Speed)
 	if t.Map != "" {
 		var err error
 		if src.Map, err = trace.ParseMapMode(t.Map); err != nil {
-			p.add(path+".map", "%q: want reject, wrap or scale", t.Map)
+			p.badName(path+".map", t.Map)
 		}
 	}
 	if src.Map == trace.MapScale && t.Capacity <= 0 {
 		p.add(path+".capacity", "map scale needs the traced device's capacity")
 	}
-	checkRange(p, path+".reorder", int64(t.Reorder), 0, maxReorder)
+	p.checkBounds(path+".reorder", int64(t.Reorder))
 	return src
 }
 
@@ -149,24 +140,24 @@ func planWorkload(p *problems, path string, c *Job, ss int64) trace.Workload {
 	var err error
 	if c.RW != "" {
 		if w.RW, err = trace.ParseRW(c.RW); err != nil {
-			p.add(path+".rw", "%q: want read, write, randread, randwrite, rw, randrw, trim or randtrim", c.RW)
+			p.badName(path+".rw", c.RW)
 		}
 	}
 	if c.RWMixRead != nil {
 		w.RWMixRead = *c.RWMixRead
-		checkRange(p, path+".rwmixread", int64(w.RWMixRead), 0, 100)
+		p.checkBounds(path+".rwmixread", int64(w.RWMixRead))
 	}
 	planBlockSizes(p, path, c, &w, ss)
-	checkRange(p, path+".iodepth", int64(c.IODepth), 0, trace.MaxIODepth)
+	p.checkBounds(path+".iodepth", int64(c.IODepth))
 	checkAligned(p, path+".offset", int64(c.Offset), ss)
 	checkAligned(p, path+".size", int64(c.Size), ss)
-	checkRange(p, path+".ios", c.IOs, 0, maxIOs)
+	p.checkBounds(path+".ios", c.IOs)
 	if c.RandomDistribution != "" {
 		if w.RandomDistribution, err = trace.ParseDistribution(c.RandomDistribution); err != nil {
 			p.add(path+".random_distribution", "%q: want uniform, zipf:THETA, pareto:H or normal:PCT", c.RandomDistribution)
 		}
 	}
-	checkRange(p, path+".percentage_random", int64(c.PercentageRandom), 0, 100)
+	p.checkBounds(path+".percentage_random", int64(c.PercentageRandom))
 	if c.Fsync < 0 {
 		p.add(path+".fsync", "%d is negative (0 never flushes)", c.Fsync)
 	}

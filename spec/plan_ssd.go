@@ -42,16 +42,12 @@ func planSSD(p *problems, d *Drive) (*ssd.Model, ssd.Precondition, bool) {
 		params.WriteBuffer = 0
 	}
 	if d.QueueDepth != 0 {
-		hi := int64(ssd.MaxQueueDepth)
-		if params.Interface == ssd.SATA {
-			hi = 32
-		}
-		checkRange(p, at+"queue_depth", int64(d.QueueDepth), 1, hi)
+		checkRange(p, at+"queue_depth", int64(d.QueueDepth), 1, int64(params.Interface.MaxQueueDepth())) // the device's bound
 		params.QueueDepth = d.QueueDepth
 	}
 	pc, err := ssd.ParsePrecondition(d.Precondition)
 	if err != nil {
-		p.add(at+"precondition", "%q: want none, fill or steady", d.Precondition)
+		p.badName(at+"precondition", d.Precondition)
 	}
 	if len(*p) > before {
 		return nil, 0, false

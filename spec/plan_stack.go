@@ -38,7 +38,7 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 	n := st.Disks
 	switch {
 	case n < 0 || n > MaxDisks:
-		p.add("stack.disks", "%d is outside 0..%d", n, MaxDisks)
+		p.checkBounds("stack.disks", int64(n))
 	case st.RAID == nil && n > 1:
 		p.add("stack.disks", "%d drives need a RAID level (stack.raid.level)", n)
 	}
@@ -67,9 +67,9 @@ func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
 	var cfg raid.Config
 	var err error
 	if r.Level == "" {
-		p.add(at+"level", "missing: give 0, 1, 5, 6 or 10")
+		p.add(at+"level", "missing: give %s", orList(levelNames))
 	} else if cfg.Level, err = raid.ParseLevel(r.Level); err != nil {
-		p.add(at+"level", "%q is not a RAID level (want 0, 1, 5, 6 or 10)", r.Level)
+		p.add(at+"level", "%q is not a RAID level (want %s)", r.Level, orList(levelNames))
 	} else if n > 0 && n <= MaxDisks {
 		if minN := raid.MinMembers(cfg.Level); n < minN {
 			p.add("stack.disks", "%v needs at least %d drives, got %d", cfg.Level, minN, n)
@@ -85,12 +85,12 @@ func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
 	cfg.StripeUnit = int64(r.StripeUnit)
 	if r.Layout != "" {
 		if cfg.Layout, err = raid.ParseLayout(r.Layout); err != nil {
-			p.add(at+"layout", "%q: want left-symmetric, left-asymmetric, right-symmetric or right-asymmetric", r.Layout)
+			p.badName(at+"layout", r.Layout)
 		}
 	}
 	if r.RAID5Write != "" {
 		if cfg.Raid5Write, err = raid.ParseWritePolicy(r.RAID5Write); err != nil {
-			p.add(at+"raid5_write", "%q: want auto, rmw or rcw", r.RAID5Write)
+			p.badName(at+"raid5_write", r.RAID5Write)
 		}
 	}
 	if r.ReadPolicy != "" {
@@ -128,9 +128,7 @@ func planFailures(p *problems, st *Stack, pl *Plan) {
 		} else {
 			first[f.Member] = i
 		}
-		if f.At < 0 || time.Duration(f.At) > maxFailureTime {
-			p.add(path+".at", "%v is outside 0..%v", time.Duration(f.At), maxFailureTime)
-		}
+		p.checkDuration(path+".at", time.Duration(f.At))
 		pl.Failures = append(pl.Failures, raid.Failure{Member: f.Member, At: time.Duration(f.At)})
 	}
 }
@@ -196,18 +194,12 @@ func checkCacheTimes(p *problems, c *Cache) {
 		key string
 		v   Duration
 	}{{"hit_latency", c.HitLatency}, {"interval", c.Interval}, {"idle", c.Idle}} {
-		if d.v < 0 || time.Duration(d.v) > maxStartDelay {
-			p.add(at+d.key, "%v is outside 0..%v", time.Duration(d.v), maxStartDelay)
-		}
+		p.checkDuration(at+d.key, time.Duration(d.v))
 	}
-	checkRange(p, at+"max_outstanding", int64(c.MaxOutstanding), 0, 1<<16)
-	if c.HighWater < 0 || c.HighWater > 1 {
-		p.add(at+"high_water", "%g is outside 0..1", c.HighWater)
-	}
-	if c.LowWater < 0 || c.LowWater >= 1 {
-		p.add(at+"low_water", "%g is outside 0..1", c.LowWater)
-	}
-	if high := highWater(c); c.LowWater != 0 && c.LowWater >= high {
+	p.checkBounds(at+"max_outstanding", int64(c.MaxOutstanding))
+	p.checkFloat(at+"high_water", c.HighWater)
+	lowOK := p.checkFloat(at+"low_water", c.LowWater)
+	if high := highWater(c); lowOK && c.LowWater != 0 && c.LowWater >= high {
 		p.add(at+"low_water", "%g must be below high_water %g", c.LowWater, high)
 	}
 }
@@ -218,17 +210,17 @@ func parseCacheNames(p *problems, c *Cache, cfg *cache.Config, overRAID bool) {
 	var err error
 	if c.Mode != "" {
 		if cfg.Mode, err = cache.ParseMode(c.Mode); err != nil {
-			p.add(at+"mode", "%q: want write-back, write-through or off", c.Mode)
+			p.badName(at+"mode", c.Mode)
 		}
 	}
 	if c.Policy != "" {
 		if cfg.Policy, err = cache.ParsePolicy(c.Policy); err != nil {
-			p.add(at+"policy", "%q: want wm, interval, idle or linear", c.Policy)
+			p.badName(at+"policy", c.Policy)
 		}
 	}
 	if c.Order != "" {
 		if cfg.Order, err = cache.ParseOrder(c.Order); err != nil {
-			p.add(at+"order", "%q: want lba, lrw or wow", c.Order)
+			p.badName(at+"order", c.Order)
 		}
 	}
 	align := c.Align
@@ -239,7 +231,7 @@ func parseCacheNames(p *problems, c *Cache, cfg *cache.Config, overRAID bool) {
 		}
 	}
 	if cfg.Align, err = cache.ParseAlign(align); err != nil {
-		p.add(at+"align", "%q: want stripe or none", c.Align)
+		p.badName(at+"align", c.Align)
 	} else if cfg.Align == cache.AlignStripe && !overRAID {
 		p.add(at+"align", "stripe alignment needs an array (stack.raid)")
 	}
@@ -267,9 +259,7 @@ func planRebuild(p *problems, st *Stack, pl *Plan) {
 		p.add(at, "a rebuild needs an array with redundancy (RAID 1, 5, 6 or 10)")
 		return
 	}
-	if rb.At < 0 || time.Duration(rb.At) > maxFailureTime {
-		p.add(at+".at", "%v is outside 0..%v", time.Duration(rb.At), maxFailureTime)
-	}
+	p.checkDuration(at+".at", time.Duration(rb.At))
 	failed := false
 	for _, f := range pl.Failures {
 		failed = failed || f.Member == rb.Member && f.At <= time.Duration(rb.At)

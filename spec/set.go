@@ -126,34 +126,3 @@ func listElem(p *problems, path string, dst reflect.Value, i int) reflect.Value 
 	}
 	return dst.Index(i)
 }
-
-// Default returns the default of the field at a key path as its
-// `default` tag writes it ("64KiB", "(the cache size)"), and whether the
-// path names a field. Paths into lists may use any index.
-func Default(path string) (string, bool) {
-	steps, err := parsePath(path)
-	if err != nil {
-		return "", false
-	}
-	t := reflect.TypeFor[Experiment]()
-	var f reflect.StructField
-	for _, s := range steps {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		if s.IsIndex() {
-			continue
-		}
-		if t.Kind() != reflect.Struct {
-			return "", false
-		}
-		keys, _ := fieldKeys(t)
-		idx, ok := keys[s.Key]
-		if !ok {
-			return "", false
-		}
-		f = t.FieldByIndex(idx)
-		t = f.Type
-	}
-	return f.Tag.Get("default"), true
-}

@@ -1,17 +1,12 @@
 package spec_test
 
 import (
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/raidsim/raidsim/cache"
-	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/spec"
-	"github.com/raidsim/raidsim/trace"
 )
 
 func TestSetBuildsWhatAFileSays(t *testing.T) {
@@ -76,54 +71,4 @@ func TestSetRefusesBadPaths(t *testing.T) {
 		err := spec.Set(&x, path, "1")
 		assert.Error(t, err, path)
 	}
-}
-
-// TestDefaultTagsAreTheLayersDefaults: the defaults the spec documents
-// (and the CLI's help prints) are the ones the layers apply, so the two
-// cannot drift apart.
-func TestDefaultTagsAreTheLayersDefaults(t *testing.T) {
-	c := cache.Config{}.WithDefaults()
-	r := raid.Config{}.WithDefaults()
-	w := trace.Workload{}.WithDefaults()
-	size := func(s string) any { n, err := trace.ParseSize(s); require.NoError(t, err, s); return n }
-	dur := func(s string) any { d, err := time.ParseDuration(s); require.NoError(t, err, s); return d }
-	num := func(s string) any { f, err := strconv.ParseFloat(s, 64); require.NoError(t, err, s); return f }
-	text := func(s string) any { return s }
-	for _, tc := range []struct {
-		path  string
-		parse func(string) any
-		want  any
-	}{
-		{"stack.raid.stripe_unit", size, r.StripeUnit},
-		{"stack.raid.layout", text, r.Layout.String()},
-		{"stack.raid.raid5_write", text, r.Raid5Write.String()},
-		{"stack.cache.size", size, c.Size},
-		{"stack.cache.block", size, c.Block},
-		{"stack.cache.mode", text, c.Mode.String()},
-		{"stack.cache.policy", text, c.Policy.String()},
-		{"stack.cache.order", text, c.Order.String()},
-		{"stack.cache.hit_latency", dur, c.HitLatency},
-		{"stack.cache.copy_rate", size, c.CopyRate},
-		{"stack.cache.high_water", num, c.HighWater},
-		{"stack.cache.low_water", num, c.LowWater},
-		{"stack.cache.interval", dur, c.Interval},
-		{"stack.cache.idle", dur, c.Idle},
-		{"stack.cache.max_destage", size, c.MaxDestageBytes},
-		{"stack.cache.max_outstanding", num, float64(c.MaxOutstandingDestages)},
-		{"phases[0].bs", size, w.BS},
-		{"phases[0].iodepth", num, float64(w.IODepth)},
-		{"phases[0].rw", text, w.RW.String()},
-		{"phases[0].rwmixread", num, float64(trace.DefaultWorkload().RWMixRead)},
-		{"phases[0].random_distribution", text, w.RandomDistribution.String()},
-		{"phases[0].trace.speed", num, 1.0},
-		{"phases[0].trace.map", text, trace.MapReject.String()},
-		{"phases[0].trace.format", text, "auto"},
-		{"stack.drive.preset", text, spec.DefaultPreset},
-	} {
-		def, ok := spec.Default(tc.path)
-		require.True(t, ok, tc.path)
-		assert.Equal(t, tc.want, tc.parse(def), tc.path)
-	}
-	_, ok := spec.Default("stack.colour")
-	assert.False(t, ok)
 }

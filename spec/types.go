@@ -18,10 +18,11 @@ import (
 // sizes as "128KiB" or plain byte counts, durations as "5ms"), Set
 // changes one field by its key path (every `raidsim run` flag is such a
 // path), and Validate checks it once, reporting every problem with its
-// key path. Zero fields take the defaults named in their `default` tags
-// (examples/configs/README.md lists every key).
+// key path. Zero fields take their defaults. The one definition of every
+// key (its doc, unit, default and bounds) is in Fields, rendered as
+// docs/config-keys.md; the field comments here say what each is.
 type Experiment struct {
-	// Name labels the run in reports; Parse defaults it to the
+	// Name labels the run in reports; left empty, Parse takes the
 	// source name it is given (the file name without extension).
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Seed seeds every random stream of the run: the same Experiment and Seed
@@ -73,9 +74,9 @@ type Stack struct {
 // (Spec) on their own or overriding a preset's, then overrides of
 // individual drive parameters.
 type Drive struct {
-	// Preset is a built-in drive or SSD (`raidsim drives`); default
-	// "travelstar-7k500" unless Spec gives a full drive.
-	Preset string `yaml:"preset,omitempty" json:"preset,omitempty" default:"travelstar-7k500"`
+	// Preset is a built-in drive or SSD (`raidsim drives`); without one
+	// Spec gives the whole drive.
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
 	// Spec gives data-sheet figures: with a preset, the non-zero ones
 	// replace the preset's; without, they are the whole drive.
 	Spec *DriveSpec `yaml:"spec,omitempty" json:"spec,omitempty"`
@@ -83,17 +84,18 @@ type Drive struct {
 	// model's setting (on for every preset).
 	WriteCache *bool `yaml:"write_cache,omitempty" json:"write_cache,omitempty"`
 	// WriteCacheBytes is the buffer share that holds cached writes, in
-	// bytes (default three quarters of the buffer).
-	WriteCacheBytes Size `yaml:"write_cache_bytes,omitempty" json:"write_cache_bytes,omitempty" default:"(3/4 of the buffer)"`
+	// bytes.
+	WriteCacheBytes Size `yaml:"write_cache_bytes,omitempty" json:"write_cache_bytes,omitempty"`
 	// SpindleSync synchronizes the drives' spindles: every drive's platter
 	// is at angle 0 at the start, so an array's members turn in lockstep,
-	// as arrays wired for spindle synchronization do. Off (the default),
-	// each drive starts at its own angle, drawn from the run's seed.
+	// as arrays wired for spindle synchronization do. Off, each drive
+	// starts at its own angle, drawn from the run's seed.
 	SpindleSync bool `yaml:"spindle_sync,omitempty" json:"spindle_sync,omitempty"`
 	// Scheduler is the queue scheduler: satf, fcfs, sstf or clook.
-	Scheduler string `yaml:"scheduler,omitempty" json:"scheduler,omitempty" default:"(the model's, satf for presets)"`
-	// QueueDepth is the drive's tagged queue depth, 1..32 (default 32).
-	QueueDepth int `yaml:"queue_depth,omitempty" json:"queue_depth,omitempty" default:"(the model's, 32 for presets)"`
+	Scheduler string `yaml:"scheduler,omitempty" json:"scheduler,omitempty"`
+	// QueueDepth is the drive's tagged queue depth, bounded by its
+	// interface.
+	QueueDepth int `yaml:"queue_depth,omitempty" json:"queue_depth,omitempty"`
 	// ReadAhead is the read-ahead policy: segment, fixed, off, track,
 	// cylinder or next-track.
 	ReadAhead string `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
@@ -101,14 +103,14 @@ type Drive struct {
 	// policies, in bytes.
 	ReadAheadBytes Size `yaml:"read_ahead_bytes,omitempty" json:"read_ahead_bytes,omitempty"`
 	// BufferSize is the drive's buffer in bytes.
-	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty" default:"(the model's)"`
-	// Segments is the number of read segments of the buffer, 1..64.
-	Segments int `yaml:"segments,omitempty" json:"segments,omitempty" default:"(the model's)"`
+	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
+	// Segments is the number of read segments of the buffer.
+	Segments int `yaml:"segments,omitempty" json:"segments,omitempty"`
 	// Precondition prepares an SSD before the run, as users of real SSDs
 	// do before measuring: none (fresh out of box), fill (every page
 	// written once) or steady (then random-overwritten until write
 	// amplification settles). Only SSDs take it.
-	Precondition string `yaml:"precondition,omitempty" json:"precondition,omitempty" default:"none"`
+	Precondition string `yaml:"precondition,omitempty" json:"precondition,omitempty"`
 	// Model, when set, is the whole drive model (for Go users with a
 	// model of their own, such as one loaded by disk/disksim): Preset and
 	// Spec must then be empty; the overrides above still apply. Files and
@@ -127,13 +129,13 @@ type DriveSpec struct {
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Capacity is the addressable size in bytes.
 	Capacity Size `yaml:"capacity,omitempty" json:"capacity,omitempty"`
-	// SectorSize is 512 (default) or 4096 bytes.
+	// SectorSize is 512 or 4096 bytes.
 	SectorSize int `yaml:"sector_size,omitempty" json:"sector_size,omitempty"`
 	// RPM is the spindle speed.
 	RPM int `yaml:"rpm,omitempty" json:"rpm,omitempty"`
 	// Heads is the number of data surfaces.
 	Heads int `yaml:"heads,omitempty" json:"heads,omitempty"`
-	// Zones is the number of recording zones (default 16).
+	// Zones is the number of recording zones.
 	Zones int `yaml:"zones,omitempty" json:"zones,omitempty"`
 	// OuterSustained and InnerSustained are the sustained media rates of
 	// the outer and inner zones, MB/s.
@@ -153,7 +155,7 @@ type DriveSpec struct {
 	// ReadOverhead and WriteOverhead are per-command controller times.
 	ReadOverhead  Duration `yaml:"read_overhead,omitempty" json:"read_overhead,omitempty"`
 	WriteOverhead Duration `yaml:"write_overhead,omitempty" json:"write_overhead,omitempty"`
-	// InterfaceRate is the host interface rate, MB/s (default 300).
+	// InterfaceRate is the host interface rate, MB/s.
 	InterfaceRate float64 `yaml:"interface_rate,omitempty" json:"interface_rate,omitempty"`
 	// BufferSize is the buffer in bytes.
 	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
@@ -163,13 +165,13 @@ type DriveSpec struct {
 type RAID struct {
 	// Level is 0, 1, 5, 6 or 10.
 	Level string `yaml:"level" json:"level"`
-	// StripeUnit is the bytes each member holds of one stripe (default
-	// 64KiB), a multiple of the sector size.
-	StripeUnit Size `yaml:"stripe_unit,omitempty" json:"stripe_unit,omitempty" default:"64KiB"`
-	// Layout is the RAID 5 parity layout (default left-symmetric).
-	Layout string `yaml:"layout,omitempty" json:"layout,omitempty" default:"left-symmetric"`
-	// RAID5Write is auto (default), rmw or rcw.
-	RAID5Write string `yaml:"raid5_write,omitempty" json:"raid5_write,omitempty" default:"auto"`
+	// StripeUnit is the bytes each member holds of one stripe, a
+	// multiple of the sector size.
+	StripeUnit Size `yaml:"stripe_unit,omitempty" json:"stripe_unit,omitempty"`
+	// Layout is the RAID 5 parity layout (md's names).
+	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
+	// RAID5Write is how RAID 5 updates parity: auto, rmw or rcw.
+	RAID5Write string `yaml:"raid5_write,omitempty" json:"raid5_write,omitempty"`
 	// ReadPolicy balances RAID 1 and 10 reads.
 	ReadPolicy string `yaml:"read_policy,omitempty" json:"read_policy,omitempty"`
 	// ParityRate is the parity engine's speed in bytes per second (zero:
@@ -199,8 +201,8 @@ type Rebuild struct {
 
 // Faults are the media faults of every drive (package faults).
 type Faults struct {
-	// URE is the unrecoverable read error rate per bit read, 0..1
-	// (1e-14 on desktop data sheets); each error leaves a sector
+	// URE is the unrecoverable read error rate per bit read (1e-14 on
+	// desktop data sheets); each error leaves a sector
 	// unreadable until it is written.
 	URE float64 `yaml:"ure,omitempty" json:"ure,omitempty"`
 	// ERC caps a drive's error recovery (TLER, 7s); zero means a desktop
@@ -212,41 +214,41 @@ type Faults struct {
 
 // Cache is cache.Config with names for the enumerations.
 type Cache struct {
-	// Size is the cache memory in bytes (default 64MiB).
-	Size Size `yaml:"size,omitempty" json:"size,omitempty" default:"64MiB"`
-	// Block is the unit of cache memory in bytes (default 4KiB).
-	Block Size `yaml:"block,omitempty" json:"block,omitempty" default:"4KiB"`
-	// Mode is write-back (default), write-through or off.
-	Mode string `yaml:"mode,omitempty" json:"mode,omitempty" default:"write-back"`
-	// ReadCache keeps clean data for reads (default true).
-	ReadCache *bool `yaml:"read_cache,omitempty" json:"read_cache,omitempty" default:"true"`
+	// Size is the cache memory in bytes.
+	Size Size `yaml:"size,omitempty" json:"size,omitempty"`
+	// Block is the unit of cache memory in bytes.
+	Block Size `yaml:"block,omitempty" json:"block,omitempty"`
+	// Mode is write-back, write-through or off.
+	Mode string `yaml:"mode,omitempty" json:"mode,omitempty"`
+	// ReadCache keeps clean data for reads.
+	ReadCache *bool `yaml:"read_cache,omitempty" json:"read_cache,omitempty"`
 	// ReadAhead is how far the cache reads ahead of a sequential stream.
 	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
-	// HitLatency is the time of a hit (default 2µs).
-	HitLatency Duration `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty" default:"2µs"`
-	// CopyRate is the memory copy rate in bytes per second (default 2e9).
-	CopyRate Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty" default:"2000000000"`
-	// Policy is wm (default), interval, idle or linear.
-	Policy string `yaml:"policy,omitempty" json:"policy,omitempty" default:"wm"`
-	// MaxDirty bounds the dirty data, destages in flight included
-	// (default: Size); the rest of Size caches clean data.
-	MaxDirty Size `yaml:"max_dirty,omitempty" json:"max_dirty,omitempty" default:"(the cache size)"`
-	// HighWater and LowWater are fractions of MaxDirty (defaults 0.5,
-	// 0.45).
-	HighWater float64 `yaml:"high_water,omitempty" json:"high_water,omitempty" default:"0.5"`
-	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty" default:"0.45"`
-	// Interval is the interval policy's period (default 1s).
-	Interval Duration `yaml:"interval,omitempty" json:"interval,omitempty" default:"1s"`
-	// Idle is the idle policy's quiet time (default 100ms).
-	Idle Duration `yaml:"idle,omitempty" json:"idle,omitempty" default:"100ms"`
-	// Order is lba (default), lrw or wow.
-	Order string `yaml:"order,omitempty" json:"order,omitempty" default:"lba"`
-	// MaxDestage is the largest destage write in bytes (default 1MiB).
-	MaxDestage Size `yaml:"max_destage,omitempty" json:"max_destage,omitempty" default:"1MiB"`
-	// MaxOutstanding bounds destages in flight (default 20).
-	MaxOutstanding int `yaml:"max_outstanding,omitempty" json:"max_outstanding,omitempty" default:"20"`
-	// Align is stripe or none; default stripe over RAID, none otherwise.
-	Align string `yaml:"align,omitempty" json:"align,omitempty" default:"(stripe over RAID, else none)"`
+	// HitLatency is the time of a hit.
+	HitLatency Duration `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty"`
+	// CopyRate is the memory copy rate in bytes per second.
+	CopyRate Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty"`
+	// Policy is the destage policy: wm, interval, idle or linear.
+	Policy string `yaml:"policy,omitempty" json:"policy,omitempty"`
+	// MaxDirty bounds the dirty data, destages in flight included; the
+	// rest of Size caches clean data.
+	MaxDirty Size `yaml:"max_dirty,omitempty" json:"max_dirty,omitempty"`
+	// HighWater and LowWater are fractions of MaxDirty: destaging
+	// starts above the first and stops below the second.
+	HighWater float64 `yaml:"high_water,omitempty" json:"high_water,omitempty"`
+	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty"`
+	// Interval is the interval policy's period.
+	Interval Duration `yaml:"interval,omitempty" json:"interval,omitempty"`
+	// Idle is the idle policy's quiet time.
+	Idle Duration `yaml:"idle,omitempty" json:"idle,omitempty"`
+	// Order is the destage order: lba, lrw or wow.
+	Order string `yaml:"order,omitempty" json:"order,omitempty"`
+	// MaxDestage is the largest destage write in bytes.
+	MaxDestage Size `yaml:"max_destage,omitempty" json:"max_destage,omitempty"`
+	// MaxOutstanding bounds destages in flight.
+	MaxOutstanding int `yaml:"max_outstanding,omitempty" json:"max_outstanding,omitempty"`
+	// Align is stripe (destages shaped to the array's stripes) or none.
+	Align string `yaml:"align,omitempty" json:"align,omitempty"`
 	// NonVolatile makes the cache battery- or flash-backed.
 	NonVolatile bool `yaml:"non_volatile,omitempty" json:"non_volatile,omitempty"`
 	// NVIgnoresFlush lets a non-volatile cache acknowledge flushes at once.
@@ -259,48 +261,47 @@ type Cache struct {
 // stack.
 type Host struct {
 	// Flushes, when false, drops Flush requests at the host (an OS with
-	// write-cache buffer flushing turned off); default true.
+	// write-cache buffer flushing turned off).
 	Flushes *bool `yaml:"flushes,omitempty" json:"flushes,omitempty"`
 	// Preset is the host model: desktop-ich8r, desktop-jmicron, nas-1gb,
-	// server, or none (the default: no host layer).
-	Preset string `yaml:"preset,omitempty" json:"preset,omitempty" default:"none"`
-	// Cores overrides the preset's CPU cores, 1..1024.
-	Cores int `yaml:"cores,omitempty" json:"cores,omitempty" default:"(the preset's)"`
+	// server, or none (no host layer).
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
+	// Cores overrides the preset's CPU cores.
+	Cores int `yaml:"cores,omitempty" json:"cores,omitempty"`
 	// RAM overrides the preset's memory in bytes.
-	RAM Size `yaml:"ram,omitempty" json:"ram,omitempty" default:"(the preset's)"`
-	// PageCache is the page cache's size ("512MiB") or "off"; default
-	// the RAM the preset leaves to it.
-	PageCache string `yaml:"page_cache,omitempty" json:"page_cache,omitempty" default:"(RAM less the preset's reserve)"`
+	RAM Size `yaml:"ram,omitempty" json:"ram,omitempty"`
+	// PageCache is the page cache's size ("512MiB") or "off".
+	PageCache string `yaml:"page_cache,omitempty" json:"page_cache,omitempty"`
 	// Direct bypasses the page cache for every request (O_DIRECT).
 	Direct bool `yaml:"direct,omitempty" json:"direct,omitempty"`
 	// DirtyRatio and DirtyBackgroundRatio are Linux's vm.dirty_ratio and
-	// vm.dirty_background_ratio as fractions (defaults 0.2 and 0.1).
-	DirtyRatio           float64 `yaml:"dirty_ratio,omitempty" json:"dirty_ratio,omitempty" default:"0.2"`
-	DirtyBackgroundRatio float64 `yaml:"dirty_background_ratio,omitempty" json:"dirty_background_ratio,omitempty" default:"0.1"`
+	// vm.dirty_background_ratio as fractions.
+	DirtyRatio           float64 `yaml:"dirty_ratio,omitempty" json:"dirty_ratio,omitempty"`
+	DirtyBackgroundRatio float64 `yaml:"dirty_background_ratio,omitempty" json:"dirty_background_ratio,omitempty"`
 	// DirtyExpire and WritebackInterval are vm.dirty_expire_centisecs and
-	// vm.dirty_writeback_centisecs as durations (defaults 30s and 5s).
-	DirtyExpire       Duration `yaml:"dirty_expire,omitempty" json:"dirty_expire,omitempty" default:"30s"`
-	WritebackInterval Duration `yaml:"writeback_interval,omitempty" json:"writeback_interval,omitempty" default:"5s"`
-	// ReadAhead is the file read-ahead window in bytes (default 128KiB).
-	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty" default:"128KiB"`
+	// vm.dirty_writeback_centisecs as durations.
+	DirtyExpire       Duration `yaml:"dirty_expire,omitempty" json:"dirty_expire,omitempty"`
+	WritebackInterval Duration `yaml:"writeback_interval,omitempty" json:"writeback_interval,omitempty"`
+	// ReadAhead is the file read-ahead window in bytes.
+	ReadAhead Size `yaml:"read_ahead,omitempty" json:"read_ahead,omitempty"`
 	// Network is the link from the benchmark client: none, gigabit or
-	// 10gbe (default the preset's: gigabit for nas-1gb, none otherwise).
-	Network string `yaml:"network,omitempty" json:"network,omitempty" default:"(the preset's)"`
+	// 10gbe.
+	Network string `yaml:"network,omitempty" json:"network,omitempty"`
 	// SyscallCost, CommandCost and StripeCachePerPage override the
 	// preset's CPU time per file request, per drive command and per page
 	// through software RAID's stripe cache (host.Params).
-	SyscallCost        *Duration `yaml:"syscall_cost,omitempty" json:"syscall_cost,omitempty" default:"(the preset's)"`
-	CommandCost        *Duration `yaml:"command_cost,omitempty" json:"command_cost,omitempty" default:"(the preset's)"`
-	StripeCachePerPage *Duration `yaml:"stripe_cache_per_page,omitempty" json:"stripe_cache_per_page,omitempty" default:"(the preset's)"`
+	SyscallCost        *Duration `yaml:"syscall_cost,omitempty" json:"syscall_cost,omitempty"`
+	CommandCost        *Duration `yaml:"command_cost,omitempty" json:"command_cost,omitempty"`
+	StripeCachePerPage *Duration `yaml:"stripe_cache_per_page,omitempty" json:"stripe_cache_per_page,omitempty"`
 	// RAIDReadBypass overrides whether software RAID reads bypass the
 	// stripe cache (Linux md's chunk-aligned reads, since 2.6.20;
 	// host.Params.RAIDReadBypass): false for nas-1gb, true for server.
-	RAIDReadBypass *bool `yaml:"raid_read_bypass,omitempty" json:"raid_read_bypass,omitempty" default:"(the preset's)"`
+	RAIDReadBypass *bool `yaml:"raid_read_bypass,omitempty" json:"raid_read_bypass,omitempty"`
 	// CopyRate and XORRate override the preset's memory copy and software
 	// parity rates in bytes per second (xor_rate 0: parity costs no host
 	// CPU, as with a hardware RAID controller).
-	CopyRate *Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty" default:"(the preset's)"`
-	XORRate  *Size `yaml:"xor_rate,omitempty" json:"xor_rate,omitempty" default:"(the preset's)"`
+	CopyRate *Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty"`
+	XORRate  *Size `yaml:"xor_rate,omitempty" json:"xor_rate,omitempty"`
 }
 
 // Phase is one phase of an experiment: its own job (a synthetic
@@ -308,7 +309,7 @@ type Host struct {
 // optional background jobs that run at the same time, like fio job
 // sections started together. The phase ends when its own job ends.
 type Phase struct {
-	// Name labels the phase's report (default "phase N", from 1).
+	// Name labels the phase's report.
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// StartDelay is idle time before the phase (fio startdelay): caches
 	// destage meanwhile. At most 24h.
@@ -338,15 +339,15 @@ type Phase struct {
 type Job struct {
 	// RW is the fio access pattern: read, write, randread, randwrite, rw
 	// or randrw.
-	RW string `yaml:"rw,omitempty" json:"rw,omitempty" default:"read"`
-	// RWMixRead is the read percentage, 0..100, of rw and randrw.
-	RWMixRead *int `yaml:"rwmixread,omitempty" json:"rwmixread,omitempty" default:"50"`
+	RW string `yaml:"rw,omitempty" json:"rw,omitempty"`
+	// RWMixRead is the read percentage of rw and randrw.
+	RWMixRead *int `yaml:"rwmixread,omitempty" json:"rwmixread,omitempty"`
 	// BS is the block size in bytes, a multiple of the sector size.
-	BS Size `yaml:"bs,omitempty" json:"bs,omitempty" default:"4KiB"`
+	BS Size `yaml:"bs,omitempty" json:"bs,omitempty"`
 	// BSSplit is a block size mix, "4KiB/70:64KiB/30" (instead of BS).
 	BSSplit string `yaml:"bssplit,omitempty" json:"bssplit,omitempty"`
-	// IODepth is the requests kept outstanding, 1..65536.
-	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty" default:"1"`
+	// IODepth is the requests kept outstanding.
+	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty"`
 	// Offset is where the region starts, bytes.
 	Offset Size `yaml:"offset,omitempty" json:"offset,omitempty"`
 	// Size is the region length, bytes; zero means to the end of the
@@ -356,8 +357,8 @@ type Job struct {
 	// over Size (fio's io_size = size).
 	IOs int64 `yaml:"ios,omitempty" json:"ios,omitempty"`
 	// RandomDistribution is uniform, zipf:THETA, pareto:H or normal:PCT.
-	RandomDistribution string `yaml:"random_distribution,omitempty" json:"random_distribution,omitempty" default:"uniform"`
-	// PercentageRandom is the share, 0..100, of random requests in a
+	RandomDistribution string `yaml:"random_distribution,omitempty" json:"random_distribution,omitempty"`
+	// PercentageRandom is the share, in percent, of random requests in a
 	// sequential pattern.
 	PercentageRandom int `yaml:"percentage_random,omitempty" json:"percentage_random,omitempty"`
 	// Fsync sends a Flush after every Fsync writes (0: never).
@@ -371,17 +372,17 @@ type Trace struct {
 	// Path is the trace file, relative to the config file's directory
 	// when loaded with Load or DecodeFile.
 	Path string `yaml:"path" json:"path"`
-	// Format is auto (default) or a trace format name.
-	Format string `yaml:"format,omitempty" json:"format,omitempty" default:"auto"`
-	// Device keeps only this device number's records (default all).
+	// Format is auto or a trace format name.
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
+	// Device keeps only this device number's records.
 	Device *int `yaml:"device,omitempty" json:"device,omitempty"`
 	// IODepth, when positive, replays in closed loop at that depth;
 	// zero replays at the recorded times.
 	IODepth int `yaml:"iodepth,omitempty" json:"iodepth,omitempty"`
-	// Speed divides recorded gaps (default 1).
-	Speed float64 `yaml:"speed,omitempty" json:"speed,omitempty" default:"1"`
-	// Map is reject (default), wrap or scale for offsets past the end.
-	Map string `yaml:"map,omitempty" json:"map,omitempty" default:"reject"`
+	// Speed divides recorded gaps.
+	Speed float64 `yaml:"speed,omitempty" json:"speed,omitempty"`
+	// Map is reject, wrap or scale for offsets past the end.
+	Map string `yaml:"map,omitempty" json:"map,omitempty"`
 	// Capacity is the traced device's size, for map scale.
 	Capacity Size `yaml:"capacity,omitempty" json:"capacity,omitempty"`
 	// Reorder sorts records by time within a window of that many.

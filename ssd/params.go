@@ -123,8 +123,9 @@ type Params struct {
 	// Interface is SATA or NVMe.
 	Interface Interface
 	// QueueDepth is the number of commands the drive accepts at once:
-	// NCQ's 32 for SATA (at most 32), queues x depth for NVMe (at most
-	// 4096). Requests beyond it wait in the host's queue. Default 32.
+	// NCQ's 32 for SATA (at most MaxSATAQueueDepth), queues x depth for
+	// NVMe (at most MaxQueueDepth). Requests beyond it wait in the
+	// host's queue. Default 32.
 	QueueDepth int
 	// LinkRate is the payload rate of the host link in bytes/s (SATA 3
 	// Gb/s: 300e6 raw after 8b/10b; PCIe 3.0 x4: 3.94e9 raw). Required.
@@ -231,8 +232,23 @@ func (p *Params) FillDefaults() {
 // Dies returns the number of dies.
 func (p *Params) Dies() int { return p.Channels * p.WaysPerChannel * p.DiesPerChip }
 
-// MaxQueueDepth bounds QueueDepth (NVMe queues x depth).
-const MaxQueueDepth = 4096
+// Queue depth bounds: SATA's native command queueing has 32 tags; an
+// NVMe queue holds up to 65,536 entries, one of which stays empty.
+const (
+	// MaxSATAQueueDepth bounds QueueDepth over SATA.
+	MaxSATAQueueDepth = 32
+	// MaxQueueDepth bounds QueueDepth over NVMe.
+	MaxQueueDepth = 65535
+)
+
+// MaxQueueDepth returns the deepest queue the interface allows:
+// MaxSATAQueueDepth for SATA, MaxQueueDepth for NVMe.
+func (i Interface) MaxQueueDepth() int {
+	if i == SATA {
+		return MaxSATAQueueDepth
+	}
+	return MaxQueueDepth
+}
 
 // maxDies bounds the flash array, so no allocation is sized by an
 // unchecked field.
@@ -269,8 +285,8 @@ func (p *Params) checkHost(bad complain) {
 	}
 	switch p.Interface {
 	case SATA:
-		if p.QueueDepth < 1 || p.QueueDepth > 32 {
-			bad("QueueDepth", "must be 1 to 32 for SATA NCQ, got %d", p.QueueDepth)
+		if p.QueueDepth < 1 || p.QueueDepth > MaxSATAQueueDepth {
+			bad("QueueDepth", "must be 1 to %d for SATA NCQ, got %d", MaxSATAQueueDepth, p.QueueDepth)
 		}
 	case NVMe:
 		if p.QueueDepth < 1 || p.QueueDepth > MaxQueueDepth {

@@ -1,0 +1,359 @@
+package spec
+
+import (
+	"cmp"
+	"strconv"
+	"time"
+
+	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/host"
+	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/ssd"
+	"github.com/raidsim/raidsim/trace"
+)
+
+// Defaults the spec itself gives (the layers give the others).
+const (
+	// DefaultRWMixRead is the read percentage of rw and randrw, fio's.
+	DefaultRWMixRead = 50
+	// DefaultTraceFormat sniffs a trace's format.
+	DefaultTraceFormat = "auto"
+)
+
+// The layers' defaults, as their zero configurations fill them.
+var (
+	cacheDefaults    = cache.Config{}.WithDefaults()
+	raidDefaults     = raid.Config{}.WithDefaults()
+	workloadDefaults = trace.Workload{}.WithDefaults()
+	hostDefaults     = host.Params{}.WithDefaults().PageCache
+)
+
+// networks are the links stack.host.network names.
+var networks = map[string]func() host.Link{"gigabit": host.Gigabit, "10gbe": host.TenGigabit}
+
+// Enumerations: the layers' own typed values, by name.
+var (
+	rwNames        = enumNames(trace.ParseRW)
+	schedulerNames = enumNames(disk.ParseScheduler)
+	readAheadNames = enumNames(func(s string) (disk.ReadAheadPolicy, error) {
+		var p disk.ReadAheadPolicy
+		return p, p.UnmarshalText([]byte(s))
+	})
+	layoutNames       = enumNames(raid.ParseLayout)
+	raid5WriteNames   = enumNames(raid.ParseWritePolicy)
+	readPolicyNames   = enumNames(raid.ParseReadPolicy)
+	cacheModeNames    = enumNames(cache.ParseMode)
+	policyNames       = enumNames(cache.ParsePolicy)
+	orderNames        = enumNames(cache.ParseOrder)
+	alignNames        = enumNames(cache.ParseAlign)
+	preconditionNames = enumNames(ssd.ParsePrecondition)
+	mapNames          = enumNames(trace.ParseMapMode)
+	levelNames        = raidLevelNames()
+	presetNames       = append(disk.PresetNames(), ssd.PresetNames()...)
+	hostPresetNames   = append([]string{"none"}, host.Presets()...)
+	networkNames      = []string{"none", "gigabit", "10gbe"}
+	formatNames       = trace.Formats()
+)
+
+// raidLevelNames are the levels raid.ParseLevel takes, as numbers.
+func raidLevelNames() []string {
+	var out []string
+	for i := 0; i < 100; i++ {
+		if l, err := raid.ParseLevel(strconv.Itoa(i)); err == nil && int(l) == i {
+			out = append(out, strconv.Itoa(i))
+		}
+	}
+	return out
+}
+
+// fields is the one definition of every key, in reference order.
+var fields = concat(topFields, stackFields, driveFields, driveSpecFields, raidFields, cacheFields, hostFields, phaseFields, traceFields)
+
+func concat(tables ...Table) Table {
+	var all Table
+	for _, t := range tables {
+		all = append(all, t...)
+	}
+	return all
+}
+
+var topFields = Table{
+	{Path: "name", Doc: "label of the run in reports", DefaultText: "the file name without extension",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return pl.Name }},
+	{Path: "seed", Doc: "seed of every random stream: the same experiment and seed give a byte-identical report", Default: "0"},
+	{Path: "stack", Doc: "the storage stack every phase runs on", Unset: "one " + DefaultPreset},
+	{Path: "phases", Doc: "the phases, run in order on the same stack", Bounds: rangeOf(1, maxPhases), Required: true},
+	{Path: "power_loss_at", Doc: "also report what a power failure this long after the start would lose, layer by layer",
+		Unset: "none", Bounds: rangeOf(0, maxPowerLossAt)},
+	{Path: "sweep", Doc: "the fields `raidsim sweep` varies (path: [values]); `raidsim run` ignores it", Unset: "none"},
+}
+
+var stackFields = Table{
+	{Path: "stack.drive", Doc: "the model of every drive", Unset: "preset " + DefaultPreset},
+	{Path: "stack.disks", Label: "drives", Doc: "number of drives; more than one needs raid",
+		DefaultText: "1, or the fewest the RAID level needs", Bounds: rangeOf(0, MaxDisks),
+		defaultOf: func(_ *Experiment, pl *Plan) string { return strconv.Itoa(pl.Disks) }},
+	{Path: "stack.raid", Doc: "makes an array of the drives", Unset: "none: a single drive"},
+	{Path: "stack.failures", Doc: "array members failed at virtual times from the start", Unset: "none", Bounds: rangeOf(0, maxList)},
+	{Path: "stack.failures[].member", Doc: "the member that fails, from 0", Required: true},
+	{Path: "stack.failures[].at", Doc: "when it fails, from the start", Required: true, Bounds: rangeOf(0, maxFailureTime)},
+	{Path: "stack.rebuild", Doc: "rebuild a failed member onto a spare drive; the run goes on until the rebuild ends", Unset: "none"},
+	{Path: "stack.rebuild.member", Doc: "the failed member to rebuild (it must have failed by then, stack.failures)", Required: true},
+	{Path: "stack.rebuild.at", Doc: "when the rebuild starts, from the start", Required: true, Bounds: rangeOf(0, maxFailureTime)},
+	{Path: "stack.faults", Doc: "media faults of every drive", Unset: "none"},
+	{Path: "stack.faults.ure", Doc: "unrecoverable read errors per bit read (1e-14 on desktop data sheets); each leaves a sector unreadable until written",
+		Default: "0", Bounds: rangeOf(0, 1)},
+	{Path: "stack.faults.erc", Doc: "cap on a drive's error recovery (TLER/ERC, 7s); 0: a desktop drive's 2 minutes", Default: "0"},
+	{Path: "stack.faults.timeout", Doc: "the host's command timer (Linux: 30s); 0: none", Default: "0"},
+	{Path: "stack.cache", Label: "volume cache", Doc: "a volume write-back cache on top of the stack", Unset: "none"},
+	{Path: "stack.host", Doc: "what the host does before requests reach the stack", Unset: "no host layer"},
+}
+
+var driveFields = Table{
+	{Path: "stack.drive.preset", Label: "drive", Doc: "a built-in drive or SSD (raidsim drives)",
+		Default: DefaultPreset, Values: presetNames, NoZero: true},
+	{Path: "stack.drive.spec", Doc: "data-sheet figures: with a preset the non-zero ones replace the preset's, alone they are the whole drive", Unset: "none"},
+	{Path: "stack.drive.write_cache", Label: "drive write cache", Doc: "the drive's write cache (an SSD's write buffer: off makes every write wait for its program)",
+		DefaultText: "the model's (on for every preset)",
+		defaultOf: func(_ *Experiment, pl *Plan) string {
+			if pl.SSD != nil {
+				return strconv.FormatBool(pl.SSD.Params().WriteBuffer > 0)
+			}
+			return strconv.FormatBool(pl.Drive.Params().WriteCache)
+		}},
+	{Path: "stack.drive.write_cache_bytes", Doc: "buffer share holding cached writes", Unit: "bytes", Aligned: true, NoZero: true,
+		DefaultText: "3/4 of the buffer",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().WriteCacheBytes) }},
+	{Path: "stack.drive.spindle_sync", Doc: "synchronize the drives' spindles: every platter at angle 0 at the start, so an array's members turn in lockstep (off: each at its own angle, drawn from the seed)",
+		Default: "false"},
+	{Path: "stack.drive.scheduler", Label: "drive scheduler", Doc: "the drive's tagged-queue scheduler", Values: schedulerNames, NoZero: true,
+		DefaultText: "the model's (" + disk.SATF.String() + " for presets)",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Drive.Params().Scheduler.String() }},
+	{Path: "stack.drive.queue_depth", Label: "NCQ depth", Doc: "commands the drive holds at once (its tagged queue); more wait in the host's queue", NoZero: true,
+		BoundsText: queueBounds(), DefaultText: "the model's (" + strconv.Itoa(disk.MaxQueueDepth) + " for disks)",
+		defaultOf: func(_ *Experiment, pl *Plan) string {
+			if pl.SSD != nil {
+				return strconv.Itoa(pl.SSD.Params().QueueDepth)
+			}
+			return strconv.Itoa(pl.Drive.Params().QueueDepth)
+		}},
+	{Path: "stack.drive.read_ahead", Doc: "the drive's read-ahead policy", Values: readAheadNames,
+		DefaultText: "the model's (" + disk.ReadAheadSegment.String() + " for presets)",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Drive.Params().ReadAhead.String() }},
+	{Path: "stack.drive.read_ahead_bytes", Doc: "the fixed read-ahead, or the cap of the track policies", Unit: "bytes", Aligned: true,
+		DefaultText: "the model's (0 for presets)",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().ReadAheadBytes) }},
+	{Path: "stack.drive.buffer_size", Doc: "the drive's buffer", Unit: "bytes", Aligned: true, NoZero: true, Bounds: rangeOf(0, maxBuffer),
+		DefaultText: "the model's",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().BufferSize) }},
+	{Path: "stack.drive.segments", Doc: "read segments of the buffer", Bounds: rangeOf(1, disk.MaxSegments), NoZero: true,
+		DefaultText: "the model's",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return strconv.Itoa(pl.Drive.Params().Segments) }},
+	{Path: "stack.drive.precondition", Doc: "SSDs only: the state each drive is put in before the run: fresh out of box, every page written once, or then random-overwritten until write amplification settles",
+		Default: ssd.FreshOutOfBox.String(), Values: preconditionNames, NoZero: true},
+}
+
+// queueBounds says the queue depth's bounds, which the device sets.
+func queueBounds() string {
+	return "1.." + strconv.Itoa(disk.MaxQueueDepth) + " for disks (NCQ), 1.." + strconv.Itoa(ssd.SATA.MaxQueueDepth()) +
+		" for SATA SSDs, 1.." + strconv.Itoa(ssd.NVMe.MaxQueueDepth()) + " for NVMe SSDs"
+}
+
+// maxBuffer bounds a drive's buffer.
+const maxBuffer = 1 << 34
+
+// presetSpec is the data sheet of the experiment's preset, zero without one.
+func presetSpec(x *Experiment) disk.Spec {
+	if x.Stack.Drive.Preset == "" && x.Stack.Drive.Spec != nil {
+		return disk.Spec{}
+	}
+	s, _ := disk.PresetSpec(cmp.Or(x.Stack.Drive.Preset, DefaultPreset))
+	return s
+}
+
+// specField is a stack.drive.spec key whose default is the preset's.
+func specField(key, doc, unit string, bounds *Range, of func(disk.Spec) string) Field {
+	return Field{Path: "stack.drive.spec." + key, Doc: doc, Unit: unit, Bounds: bounds, DefaultText: "the preset's",
+		defaultOf: func(x *Experiment, _ *Plan) string { return of(presetSpec(x)) }}
+}
+
+func mbps(v float64) string { return strconv.FormatFloat(v/1e6, 'g', -1, 64) }
+func dur(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	return d.String()
+}
+
+var driveSpecFields = Table{
+	specField("name", "the model's name (custom without a preset)", "", nil, func(s disk.Spec) string { return s.Name }),
+	specField("capacity", "the addressable size; required without a preset", "bytes", rangeOf(0, maxCapacity),
+		func(s disk.Spec) string { return trace.FormatSize(s.Capacity) }),
+	specField("sector_size", "512 or 4096 (512 without a preset)", "bytes", nil, func(s disk.Spec) string { return strconv.Itoa(s.SectorSize) }),
+	specField("rpm", "the spindle speed; required without a preset", "rpm", rangeOf(1, maxRPM), func(s disk.Spec) string { return strconv.Itoa(s.RPM) }),
+	specField("heads", "data surfaces; required without a preset", "", rangeOf(1, maxHeads), func(s disk.Spec) string { return strconv.Itoa(s.Heads) }),
+	specField("zones", "recording zones (16 without a preset)", "", rangeOf(1, 1000), func(s disk.Spec) string { return strconv.Itoa(s.Zones) }),
+	specField("outer_sustained", "sustained media rate of the outer zone, whole cylinders with switches (one pair of rates required without a preset)", "MB/s",
+		rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.OuterSustained) }),
+	specField("inner_sustained", "sustained media rate of the inner zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InnerSustained) }),
+	specField("outer_instant", "one-track media rate of the outer zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.OuterInstant) }),
+	specField("inner_instant", "one-track media rate of the inner zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InnerInstant) }),
+	specField("track_to_track", "track-to-track read seek; required without a preset", "", rangeOf(0, time.Minute),
+		func(s disk.Spec) string { return dur(s.TrackToTrack) }),
+	specField("average_seek", "average read seek; required without a preset", "", rangeOf(0, time.Minute), func(s disk.Spec) string { return dur(s.AverageSeek) }),
+	specField("full_stroke", "full-stroke read seek; required without a preset", "", rangeOf(0, time.Minute), func(s disk.Spec) string { return dur(s.FullStroke) }),
+	specField("write_settle", "extra time of a write seek (0 without a preset)", "", rangeOf(0, time.Minute), func(s disk.Spec) string { return dur(s.WriteSettle) }),
+	specField("head_switch", "head switch time (without a preset: derived from both pairs of rates, else 0)", "", rangeOf(0, time.Minute),
+		func(s disk.Spec) string { return dur(s.HeadSwitch) }),
+	specField("read_overhead", "controller time per read command (0 without a preset)", "", rangeOf(0, time.Minute), func(s disk.Spec) string { return dur(s.ReadOverhead) }),
+	specField("write_overhead", "controller time per write command (the read overhead without a preset)", "", rangeOf(0, time.Minute),
+		func(s disk.Spec) string { return dur(s.WriteOverhead) }),
+	specField("interface_rate", "host interface rate (300 without a preset)", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InterfaceRate) }),
+	specField("buffer_size", "the drive's buffer; required without a preset", "bytes", rangeOf(0, maxBuffer),
+		func(s disk.Spec) string { return trace.FormatSize(s.BufferSize) }),
+}
+
+var raidFields = Table{
+	{Path: "stack.raid.level", Label: "RAID level", Doc: "the RAID level (a number or a string)", Values: levelNames, Required: true},
+	{Path: "stack.raid.stripe_unit", Label: "stripe unit", Doc: "bytes each member holds of one stripe (the chunk)", Unit: "bytes", Aligned: true, NoZero: true,
+		Default: trace.FormatSize(raidDefaults.StripeUnit), Bounds: rangeOf(0, maxCapacity)},
+	{Path: "stack.raid.layout", Label: "parity layout", Doc: "the RAID 5 parity layout (md's names)", Values: layoutNames, NoZero: true,
+		Default: raidDefaults.Layout.String()},
+	{Path: "stack.raid.raid5_write", Label: "RAID 5 small writes", Doc: "how RAID 5 updates the parity of a stripe a write covers in part: the fewest reads (as md), read-modify-write or reconstruct-write",
+		Values: raid5WriteNames, NoZero: true, Default: raidDefaults.Raid5Write.String()},
+	{Path: "stack.raid.read_policy", Doc: "which copy serves a RAID 1 or 10 read", Values: readPolicyNames, Default: raidDefaults.ReadPolicy.String()},
+	{Path: "stack.raid.parity_rate", Doc: "the parity engine's speed (0: free)", Unit: "bytes/s", Default: "0"},
+	{Path: "stack.raid.rebuild_rate", Doc: "rebuild rate cap, as md's speed_limit_max (0: as fast as possible)", Unit: "bytes/s", Default: "0"},
+	{Path: "stack.raid.speed_limit_min", Doc: "rebuild rate while foreground requests arrive, as md's speed_limit_min (0: unthrottled)", Unit: "bytes/s", Default: "0"},
+}
+
+var cacheFields = Table{
+	{Path: "stack.cache.size", Label: "cache size", Doc: "the cache memory", Unit: "bytes", Aligned: true, NoZero: true,
+		Default: trace.FormatSize(cacheDefaults.Size), Bounds: rangeOf(0, maxCacheSize)},
+	{Path: "stack.cache.block", Doc: "the unit of cache memory", Unit: "bytes", Aligned: true, NoZero: true, Default: trace.FormatSize(cacheDefaults.Block)},
+	{Path: "stack.cache.mode", Label: "cache mode", Doc: "how the cache treats writes", Values: cacheModeNames, NoZero: true, Default: cacheDefaults.Mode.String()},
+	{Path: "stack.cache.read_cache", Doc: "keep clean data for reads", Default: strconv.FormatBool(!cacheDefaults.NoReadCache)},
+	{Path: "stack.cache.read_ahead", Doc: "how far the cache reads ahead of a sequential stream, in the background", Unit: "bytes", Aligned: true,
+		Default: "0"},
+	{Path: "stack.cache.hit_latency", Doc: "the time of a hit", NoZero: true, Default: cacheDefaults.HitLatency.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.cache.copy_rate", Doc: "memory copy rate", Unit: "bytes/s", NoZero: true, Default: strconv.FormatInt(cacheDefaults.CopyRate, 10)},
+	{Path: "stack.cache.policy", Label: "destage policy", Doc: "when the cache destages: between watermarks, at intervals, when idle, or at a rate linear in the dirty data",
+		Values: policyNames, NoZero: true, Default: cacheDefaults.Policy.String()},
+	{Path: "stack.cache.max_dirty", Doc: "most dirty data held, destages in flight included; the rest of size caches clean data", Unit: "bytes",
+		Aligned: true, NoZero: true, DefaultText: "the cache size",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Cache.WithDefaults().MaxDirty) }},
+	{Path: "stack.cache.high_water", Doc: "destaging starts when dirty data passes this fraction of max_dirty", Unit: "fraction", NoZero: true,
+		Default: fmtFloat(cacheDefaults.HighWater), Bounds: rangeOf(0, 1)},
+	{Path: "stack.cache.low_water", Doc: "destaging stops below this fraction of max_dirty, below high_water", Unit: "fraction", NoZero: true,
+		DefaultText: fmtFloat(cacheDefaults.LowWater) + " when high_water is left out too, else 0 (destage to empty)", Bounds: rangeOf(0, 1),
+		defaultOf: func(_ *Experiment, pl *Plan) string { return fmtFloat(pl.Cache.WithDefaults().LowWater) }},
+	{Path: "stack.cache.interval", Doc: "the interval policy's period", NoZero: true, Default: cacheDefaults.Interval.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.cache.idle", Doc: "the idle policy's quiet time", NoZero: true, Default: cacheDefaults.Idle.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.cache.order", Label: "destage order", Doc: "which dirty data a destage takes first: by address (C-SCAN), oldest first, or WOW",
+		Values: orderNames, NoZero: true, Default: cacheDefaults.Order.String()},
+	{Path: "stack.cache.max_destage", Doc: "the largest destage write", Unit: "bytes", Aligned: true, NoZero: true,
+		Default: trace.FormatSize(cacheDefaults.MaxDestageBytes)},
+	{Path: "stack.cache.max_outstanding", Doc: "destages in flight at most", NoZero: true, Default: strconv.Itoa(cacheDefaults.MaxOutstandingDestages),
+		Bounds: rangeOf(0, 1<<16)},
+	{Path: "stack.cache.align", Doc: "shape destages to the array's stripes, or not", Values: alignNames, NoZero: true,
+		DefaultText: "stripe over RAID, else none",
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Cache.Align.String() }},
+	{Path: "stack.cache.non_volatile", Doc: "the cache is battery- or flash-backed: a power failure loses none of it", Default: "false"},
+	{Path: "stack.cache.nv_ignores_flush", Doc: "a non-volatile cache acknowledges flushes at once", Default: "false"},
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// hostField is a stack.host key whose default is the preset's.
+func hostField(key, doc, unit string, bounds *Range, of func(h *host.Params) string) Field {
+	return Field{Path: "stack.host." + key, Doc: doc, Unit: unit, Bounds: bounds, DefaultText: "the preset's",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return of(pl.Host) }}
+}
+
+var hostFields = Table{
+	{Path: "stack.host.flushes", Doc: "false drops every flush at the host (an OS with write-cache buffer flushing turned off)", Default: "true"},
+	{Path: "stack.host.preset", Label: "host", Doc: "the host model in front of the stack (package host), or none", Values: hostPresetNames, NoZero: true,
+		Default: "none"},
+	withNoZero(hostField("cores", "the host's CPU cores", "", rangeOf(1, host.MaxCores), func(h *host.Params) string { return strconv.Itoa(h.Cores) })),
+	withNoZero(hostField("ram", "the host's memory", "bytes", rangeOf(1<<20, host.MaxRAM), func(h *host.Params) string { return trace.FormatSize(h.RAM) })),
+	{Path: "stack.host.page_cache", Doc: "the page cache's size (512MiB), or off", NoZero: true, DefaultText: "the RAM the preset leaves to it",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Host.PageCacheSize()) }},
+	{Path: "stack.host.direct", Doc: "every request bypasses the page cache (O_DIRECT)", Default: "false"},
+	{Path: "stack.host.dirty_ratio", Doc: "Linux's vm.dirty_ratio: writers are throttled when dirty pages pass this fraction of the page cache",
+		Unit: "fraction", NoZero: true, Default: fmtFloat(hostDefaults.DirtyRatio), Bounds: rangeOf(0, 1)},
+	{Path: "stack.host.dirty_background_ratio", Doc: "Linux's vm.dirty_background_ratio: the flusher starts at this fraction", Unit: "fraction", NoZero: true,
+		Default: fmtFloat(hostDefaults.DirtyBackgroundRatio), Bounds: rangeOf(0, 1)},
+	{Path: "stack.host.dirty_expire", Doc: "vm.dirty_expire_centisecs as a duration: dirty pages older than this are written back", NoZero: true,
+		Default: hostDefaults.DirtyExpire.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.host.writeback_interval", Doc: "vm.dirty_writeback_centisecs as a duration: the flusher's period", NoZero: true,
+		Default: hostDefaults.WritebackInterval.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.host.read_ahead", Doc: "the file read-ahead window, a multiple of 4KiB", Unit: "bytes", NoZero: true,
+		Default: trace.FormatSize(hostDefaults.ReadAhead), Bounds: rangeOf(0, 1<<30)},
+	{Path: "stack.host.network", Doc: "the link from the benchmark client", Values: networkNames, NoZero: true, DefaultText: "the preset's",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return networkName(pl.Host.Network) }},
+	hostField("syscall_cost", "CPU time per file request", "", rangeOf(0, time.Second), func(h *host.Params) string { return dur(h.SyscallCost) }),
+	hostField("command_cost", "CPU time per drive command", "", rangeOf(0, time.Second), func(h *host.Params) string { return dur(h.CommandCost) }),
+	hostField("stripe_cache_per_page", "CPU time per 4 KiB page through software RAID 5's stripe cache", "", rangeOf(0, time.Second),
+		func(h *host.Params) string { return dur(h.StripeCachePerPage) }),
+	hostField("raid_read_bypass", "software RAID reads bypass md's stripe cache (Linux md's chunk-aligned reads, since 2.6.20)", "", nil,
+		func(h *host.Params) string { return strconv.FormatBool(h.RAIDReadBypass) }),
+	hostField("copy_rate", "memory copy rate", "bytes/s", nil, func(h *host.Params) string { return strconv.FormatInt(h.CopyRate, 10) }),
+	hostField("xor_rate", "software parity rate (0: parity costs no host CPU, as with a hardware RAID controller)", "bytes/s", nil,
+		func(h *host.Params) string { return strconv.FormatInt(h.XORRate, 10) }),
+}
+
+func withNoZero(f Field) Field { f.NoZero = true; return f }
+
+// networkName names a host's link as stack.host.network does.
+func networkName(l *host.Link) string {
+	if l == nil {
+		return "none"
+	}
+	for _, n := range networkNames[1:] {
+		if networks[n]().Rate == l.Rate {
+			return n
+		}
+	}
+	return "none"
+}
+
+var phaseFields = Table{
+	{Path: "phases[].name", Doc: "label of the phase's report; unique", DefaultText: "phase N, N from 1",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return pl.Phases[0].Name }},
+	{Path: "phases[].startdelay", Doc: "idle time before the phase (fio startdelay): caches destage meanwhile", Default: "0", Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "phases[].runtime", Doc: "stop issuing requests after this much virtual time (fio runtime; 0: none)", Default: "0", Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "phases[].ramp_ios", Doc: "leave the first N completions out of the phase's report and take its rate from the last of them on (IOMeter's ramp-up); synthetic jobs only",
+		Default: "0", Bounds: rangeOf(0, maxIOs)},
+	{Path: "phases[].rw", Label: "access pattern", Doc: "the access pattern (fio's rw)", Values: rwNames, NoZero: true, Default: workloadDefaults.RW.String()},
+	{Path: "phases[].rwmixread", Label: "reads (%)", Doc: "percentage of reads of rw and randrw", Unit: "percent", Default: strconv.Itoa(DefaultRWMixRead),
+		Bounds: rangeOf(0, 100)},
+	{Path: "phases[].bs", Label: "block size", Doc: "the block size, a multiple of the sector size", Unit: "bytes", Aligned: true, NoZero: true,
+		Default: trace.FormatSize(workloadDefaults.BS)},
+	{Path: "phases[].bssplit", Doc: "a block size mix instead of bs: SIZE/PERCENT:SIZE/PERCENT..., e.g. 4KiB/70:64KiB/30", Unset: "none"},
+	{Path: "phases[].iodepth", Label: "queue depth", Doc: "requests kept outstanding", NoZero: true, Default: strconv.Itoa(workloadDefaults.IODepth),
+		Bounds: rangeOf(0, trace.MaxIODepth)},
+	{Path: "phases[].offset", Doc: "where the region addressed starts", Unit: "bytes", Aligned: true, Default: "0"},
+	{Path: "phases[].size", Label: "region size", Doc: "the length of the region addressed (0: to the end of the stack)", Unit: "bytes", Aligned: true, Default: "0"},
+	{Path: "phases[].ios", Doc: "the number of requests (0: one pass over size, fio's io_size = size)", Default: "0", Bounds: rangeOf(0, maxIOs)},
+	{Path: "phases[].random_distribution", Doc: "random offsets: uniform, zipf:THETA, pareto:H or normal:PCT", NoZero: true,
+		Default: workloadDefaults.RandomDistribution.String()},
+	{Path: "phases[].percentage_random", Doc: "share of random requests in a sequential pattern", Unit: "percent", Default: "0", Bounds: rangeOf(0, 100)},
+	{Path: "phases[].fsync", Doc: "a flush after every N writes (0: never)", Default: "0"},
+	{Path: "phases[].background", Doc: "synthetic jobs run beside the phase's own until it ends, each with its own iodepth: the job keys above, without ios and trace",
+		Unset: "none", Bounds: rangeOf(0, maxBackground)},
+	{Path: "phases[].trace", Doc: "replay a trace instead of a synthetic job (then no job keys)", Unset: "none"},
+}
+
+var traceFields = Table{
+	{Path: "phases[].trace.path", Doc: "the trace file (.gz and .bz2 read as they are), relative to the config file", Required: true},
+	{Path: "phases[].trace.format", Doc: "the trace's format, or auto to sniff it", Values: formatNames, NoZero: true, Default: DefaultTraceFormat},
+	{Path: "phases[].trace.device", Doc: "replay only this device (volume) number", Unset: "every device"},
+	{Path: "phases[].trace.iodepth", Doc: "replay in closed loop at this depth (0: open loop, at the recorded times)", Default: "0",
+		Bounds: rangeOf(0, trace.MaxIODepth)},
+	{Path: "phases[].trace.speed", Doc: "open-loop speed-up: 2 replays twice as fast", NoZero: true, Default: "1", Bounds: rangeOf(0, 1e9)},
+	{Path: "phases[].trace.map", Doc: "offsets past the stack's capacity: refused, wrapped round, or scaled (needs capacity)", Values: mapNames, NoZero: true,
+		Default: trace.MapReject.String()},
+	{Path: "phases[].trace.capacity", Doc: "the traced device's size, for map scale", Unit: "bytes", Default: "0"},
+	{Path: "phases[].trace.reorder", Doc: "sort records by time within a window of N (for unsorted traces)", Default: "0", Bounds: rangeOf(0, maxReorder)},
+}
