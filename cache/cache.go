@@ -154,14 +154,14 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	pool := new(nodePool)
+	pool := newNodeFreeList()
 	c := &Cache{
 		eng: eng, cfg: cfg, below: below, name: name, obs: obs,
 		ss: int64(below.SectorSize()), cap: below.Capacity(),
 		stripe: cfg.StripeBytes(),
-		dirty:  newExtentTree(cfg.Block, pool),
-		busy:   newExtentTree(cfg.Block, pool),
-		clean:  newExtentTree(cfg.Block, pool),
+		dirty:  newExtentTree(cfg.Block, below.Capacity(), pool),
+		busy:   newExtentTree(cfg.Block, below.Capacity(), pool),
+		clean:  newExtentTree(cfg.Block, below.Capacity(), pool),
 	}
 	c.dirty.longAt = c.stripe
 	c.age.i = 1

@@ -144,10 +144,10 @@ func (c *Cache) pick() (*extent, int64, int64) {
 			if e := c.dirty.containing(start); e != nil {
 				start = e.off
 			}
-			for at := c.dirty.idx.atOrAfter(start); at.ok() && !c.consider(at.ext()); at.next() {
+			for e := c.dirty.ceil(start); e != nil && !c.consider(e); e = e.ord.next {
 			}
 			if k.found == nil && !k.settled && start > 0 && k.partials < scanWindow {
-				for at := c.dirty.idx.first(); at.ok() && at.ext().off < start && !c.consider(at.ext()); at.next() {
+				for e := c.dirty.idx.head; e != nil && e.off < start && !c.consider(e); e = e.ord.next {
 				}
 			}
 		}

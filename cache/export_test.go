@@ -60,6 +60,9 @@ func checkTree(name string, t *extentTree, lists ...*list) error {
 	if err != nil {
 		return err
 	}
+	if err := checkIndex(name, &t.idx); err != nil {
+		return err
+	}
 	if long := countLong(t); long != t.long {
 		return fmt.Errorf("%s: counts %d extents of %d bytes or more, holds %d", name, t.long, t.longAt, long)
 	}
@@ -184,4 +187,44 @@ func countLong(t *extentTree) int {
 		return true
 	})
 	return n
+}
+
+// checkIndex checks that the btree, the offset-order links and the
+// region map of x agree: the links visit the btree's items in order,
+// and exactly the regions some extent touches are marked.
+func checkIndex(name string, x *extentIndex) error {
+	e := x.head
+	var prev *extent
+	var err error
+	want := make([]uint64, len(x.near.bits))
+	x.t.Ascend(func(it item) bool {
+		switch {
+		case e != it.e:
+			err = fmt.Errorf("%s: links reach %p, btree holds %p at %d", name, e, it.e, it.off)
+		case it.off != e.off:
+			err = fmt.Errorf("%s: btree key %d for an extent at %d", name, it.off, e.off)
+		case e.ord.prev != prev:
+			err = fmt.Errorf("%s: broken back link at %d", name, e.off)
+		}
+		for r := x.near.region(e.off); r <= x.near.region(e.end-1) && int(r>>6) < len(want); r++ {
+			want[r>>6] |= 1 << (r & 63)
+		}
+		if int(x.near.region(e.end-1)>>6) >= len(want) {
+			err = fmt.Errorf("%s: extent [%d, %d) past the region map", name, e.off, e.end)
+		}
+		prev, e = e, e.ord.next
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	if e != nil {
+		return fmt.Errorf("%s: links go on past the btree's last item, to %d", name, e.off)
+	}
+	for w, bits := range x.near.bits {
+		if bits != want[w] {
+			return fmt.Errorf("%s: regions %d-%d marked %064b, touched %064b", name, w*64, w*64+63, bits, want[w])
+		}
+	}
+	return nil
 }

@@ -23,23 +23,26 @@ type extent struct {
 	epoch uint64
 	// lastWrite is when the extent was last written (LRW order).
 	lastWrite sim.Time
-	// ref is WOW's recency bit: written again since the sweep passed.
-	ref bool
 	// born is when the oldest byte of a dirty extent was written.
 	born sim.Time
-	// lk[0] links the LRW list (dirty) or the LRU list (clean), lk[1]
-	// the age list (dirty, oldest born first).
-	lk [2]links
-	// orphan marks an in-flight destage whose data a Crash dropped.
-	orphan bool
-	// destage marks an in-flight extent that is a destage (else a
-	// write-through or FUA write of a host request).
-	destage bool
 	// writes is the number of absorbed host writes a dirty extent stands
 	// for: the writes merged into it and those it overwrote, a write cut
 	// between extents counting in each for the share of its bytes each
 	// holds (see Stats.CoalescedWrites).
 	writes float64
+	// lk[0] links the LRW list (dirty) or the LRU list (clean), lk[1]
+	// the age list (dirty, oldest born first).
+	lk [2]links
+	// ord links the extent to its neighbours in its tree, in offset
+	// order.
+	ord links
+	// ref is WOW's recency bit: written again since the sweep passed.
+	ref bool
+	// orphan marks an in-flight destage whose data a Crash dropped.
+	orphan bool
+	// destage marks an in-flight extent that is a destage (else a
+	// write-through or FUA write of a host request).
+	destage bool
 }
 
 // dataRange returns e's bytes for [a, b), capped, or nil.
@@ -66,8 +69,8 @@ type extentTree struct {
 	buf []*extent // overlapping's result
 }
 
-func newExtentTree(block int64, pool *nodePool) *extentTree {
-	return &extentTree{block: block, idx: extentIndex{pool: pool}}
+func newExtentTree(block, capacity int64, fl *nodeFreeList) *extentTree {
+	return &extentTree{block: block, idx: newExtentIndex(fl, capacity)}
 }
 
 // chargeOf returns the bytes of the whole blocks [off, end) touches.
@@ -79,7 +82,7 @@ func (t *extentTree) chargeOf(off, end int64) int64 {
 	return ((end+b-1)/b - off/b) * b
 }
 
-func (t *extentTree) len() int { return t.idx.count }
+func (t *extentTree) len() int { return t.idx.len() }
 
 func (t *extentTree) insert(e *extent) {
 	t.idx.insert(e)
@@ -89,7 +92,7 @@ func (t *extentTree) insert(e *extent) {
 }
 
 func (t *extentTree) remove(e *extent) {
-	t.idx.delete(e.off)
+	t.idx.remove(e)
 	t.bytes -= e.end - e.off
 	t.charge -= t.chargeOf(e.off, e.end)
 	t.long -= t.isLong(e.off, e.end)
@@ -109,33 +112,20 @@ func (t *extentTree) setRange(e *extent, off, end int64) {
 	t.bytes += (end - off) - (e.end - e.off)
 	t.charge += t.chargeOf(off, end) - t.chargeOf(e.off, e.end)
 	t.long += t.isLong(off, end) - t.isLong(e.off, e.end)
-	if off != e.off {
-		t.idx.delete(e.off)
-		e.off, e.end = off, end
-		t.idx.insert(e)
-		return
-	}
-	e.end = end
+	t.idx.setRange(e, off, end)
 }
 
 // floor returns the last extent starting at or before pos, or nil.
-func (t *extentTree) floor(pos int64) *extent {
-	if c := t.idx.atOrBefore(pos); c.ok() {
-		return c.ext()
-	}
-	return nil
-}
+func (t *extentTree) floor(pos int64) *extent { return t.idx.floor(pos) }
 
 // ceil returns the first extent starting at or after pos, or nil.
-func (t *extentTree) ceil(pos int64) *extent {
-	if c := t.idx.atOrAfter(pos); c.ok() {
-		return c.ext()
-	}
-	return nil
-}
+func (t *extentTree) ceil(pos int64) *extent { return t.idx.ceil(pos) }
 
 // containing returns the extent holding byte pos, or nil.
 func (t *extentTree) containing(pos int64) *extent {
+	if t.idx.empty(pos, pos+1) {
+		return nil
+	}
 	if e := t.floor(pos); e != nil && e.end > pos {
 		return e
 	}
@@ -155,18 +145,19 @@ func (t *extentTree) nextStart(pos, limit int64) int64 {
 // the first extent starting after pos, or limit if none starts before
 // it: containing and nextStart in one descent.
 func (t *extentTree) probe(pos, limit int64) (*extent, int64) {
-	var hold *extent
-	c := t.idx.atOrBefore(pos)
-	if c.ok() {
-		if e := c.ext(); e.end > pos {
-			hold = e
-		}
-		c.next() // starts after pos: c was the last at or before it
-	} else {
-		c = t.idx.first()
+	if t.idx.empty(pos, limit) {
+		return nil, limit
 	}
-	if c.ok() && c.ext().off < limit {
-		return hold, c.ext().off
+	var hold *extent
+	n := t.idx.head
+	if f := t.idx.floor(pos); f != nil {
+		if f.end > pos {
+			hold = f
+		}
+		n = f.ord.next // starts after pos: f was the last at or before it
+	}
+	if n != nil && n.off < limit {
+		return hold, n.off
 	}
 	return hold, limit
 }
@@ -180,21 +171,27 @@ func (t *extentTree) overlapping(off, end int64, adjacent bool) []*extent {
 	if adjacent {
 		limit = end + 1
 	}
-	c := t.idx.atOrBefore(off)
-	if !c.ok() {
-		c = t.idx.first()
-	} else if e := c.ext(); e.end < off || (!adjacent && e.end == off) {
-		c.next() // ends before the range: not in it
+	if t.idx.empty(off-1, limit) {
+		return t.buf
 	}
-	for ; c.ok() && c.ext().off < limit; c.next() {
-		t.buf = append(t.buf, c.ext())
+	e := t.idx.floor(off)
+	if e == nil {
+		e = t.idx.head
+	} else if e.end < off || (!adjacent && e.end == off) {
+		e = e.ord.next // ends before the range: not in it
+	}
+	for ; e != nil && e.off < limit; e = e.ord.next {
+		t.buf = append(t.buf, e)
 	}
 	return t.buf
 }
 
 // ascend calls fn on every extent in offset order until it returns
 // false; fn must not change the tree.
-func (t *extentTree) ascend(fn func(*extent) bool) { t.idx.ascend(fn) }
+func (t *extentTree) ascend(fn func(*extent) bool) {
+	for e := t.idx.head; e != nil && fn(e); e = e.ord.next {
+	}
+}
 
 // covered returns the bytes of [off, end) the tree holds.
 func (t *extentTree) covered(off, end int64) int64 {

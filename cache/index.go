@@ -1,355 +1,227 @@
 package cache
 
-// The extents of a tree are kept in a B+ tree keyed by their offsets,
-// written for them: the keys sit in the nodes (a search compares int64s
-// in place, without calling an ordering function or loading extents),
-// the leaves are linked (a scan walks them, no callback), and nodes
-// come from a free list shared by the cache's trees, so the steady
-// state allocates nothing.
+import "github.com/google/btree"
 
-// fanout is the most keys a node holds; a node other than the root
-// holds at least minFill, except while it is being rebalanced.
-const (
-	fanout  = 32
-	minFill = fanout / 3
-)
+// The extents of a tree are indexed by offset in a google/btree
+// (BTreeG over a 16-byte value item, nodes recycled through one
+// FreeListG per cache), and linked to their neighbours in offset order
+// (extent.ord), so that a search descends the btree once and every
+// walk from there follows the links. A tree remembers the extent its
+// last search found and answers a search at or just after it from the
+// links, without a descent: a sequential stream asks about the extent
+// it is growing or the one after it.
 
-// bnode is a node of the index. A leaf holds keys[i] and exts[i], in
-// key order, and links to its neighbours; an inner node holds kids[i],
-// each kids[i] (i > 0) holding keys at or above keys[i] and kids[i-1]
-// keys below it (keys[0] is not used).
-type bnode struct {
-	n          int
-	leaf       bool
-	keys       [fanout]int64
-	exts       [fanout]*extent
-	kids       [fanout]*bnode
-	prev, next *bnode // leaves: the neighbours in key order
+// degree is the btree's degree: nodes hold degree-1 to 2*degree-1
+// items. 16 is the degree at which the stack benchmark ran fastest
+// among 8, 16, 32 and 64.
+const degree = 64
+
+// freeNodes is how many empty btree nodes a cache's free list keeps for
+// reuse (each about 2 KiB once grown): more than the trees of a cache
+// shed between two peaks in the steady state.
+const freeNodes = 4096
+
+// item is an extent's entry in the btree: its offset, the key, beside
+// the extent, so comparisons read the item in the node, not the extent.
+type item struct {
+	off int64
+	e   *extent
 }
 
-// nodePool recycles nodes among the trees of one cache.
-type nodePool []*bnode
+func lessItem(a, b item) bool { return a.off < b.off }
 
-func (p *nodePool) get(leaf bool) *bnode {
-	var x *bnode
-	if n := len(*p); n > 0 {
-		x = (*p)[n-1]
-		*p = (*p)[:n-1]
-	} else {
-		x = new(bnode)
-	}
-	x.leaf = leaf
-	return x
-}
+// nodeFreeList is the btree node free list the trees of one cache
+// share.
+type nodeFreeList = btree.FreeListG[item]
 
-func (p *nodePool) put(x *bnode) {
-	*x = bnode{}
-	*p = append(*p, x)
-}
+func newNodeFreeList() *nodeFreeList { return btree.NewFreeListG[item](freeNodes) }
 
-// extentIndex is an ordered set of extents by offset (offsets unique).
+// extentIndex is an ordered set of extents by offset (offsets unique),
+// linked in offset order.
 type extentIndex struct {
-	root  *bnode
-	count int
-	pool  *nodePool
+	t     *btree.BTreeG[item]
+	head  *extent // lowest offset
+	last  *extent // the extent the last floor found, or nil
+	found *extent // floor's result, set by its visitor
+	visit btree.ItemIteratorG[item]
+	near  regionMap // the regions the extents touch
 }
 
-// slot returns the child of the inner node x whose keys may hold k.
-func (x *bnode) slot(k int64) int {
-	lo, hi := 1, x.n // the first i >= 1 with keys[i] > k, minus one
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if x.keys[m] <= k {
-			lo = m + 1
-		} else {
-			hi = m
+func newExtentIndex(fl *nodeFreeList, capacity int64) extentIndex {
+	return extentIndex{t: btree.NewWithFreeListG(degree, lessItem, fl), near: newRegionMap(capacity)}
+}
+
+// empty reports that no extent touches [a, b), without a descent when
+// none comes near it.
+func (x *extentIndex) empty(a, b int64) bool { return !x.near.any(a, b) }
+
+// take is floor's visitor: the first item visited is the answer.
+func (x *extentIndex) take(it item) bool {
+	x.found = it.e
+	return false
+}
+
+// floor returns the last extent with offset <= k, or nil.
+func (x *extentIndex) floor(k int64) *extent {
+	if h := x.last; h != nil && h.off <= k {
+		n := h.ord.next
+		if n == nil || n.off > k {
+			return h
+		}
+		if nn := n.ord.next; nn == nil || nn.off > k {
+			x.last = n
+			return n
 		}
 	}
-	return lo - 1
-}
-
-// search returns the first i of the leaf x with keys[i] >= k (x.n if
-// none).
-func (x *bnode) search(k int64) int {
-	lo, hi := 0, x.n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if x.keys[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	if x.head == nil || x.head.off > k {
+		return nil
 	}
-	return lo
-}
-
-// leafFor returns the leaf whose range holds k.
-func (t *extentIndex) leafFor(k int64) *bnode {
-	x := t.root
-	for x != nil && !x.leaf {
-		x = x.kids[x.slot(k)]
+	if x.visit == nil {
+		x.visit = x.take // bound once: a method value allocates
 	}
-	return x
+	x.found = nil
+	x.t.DescendLessOrEqual(item{off: k}, x.visit)
+	x.last = x.found
+	return x.found
 }
 
-// cursor is a position in the index: exts[i] of leaf x, or nowhere
-// when x is nil.
-type cursor struct {
-	x *bnode
-	i int
-}
-
-func (c cursor) ok() bool     { return c.x != nil }
-func (c cursor) ext() *extent { return c.x.exts[c.i] }
-func (c *cursor) next()       { c.i++; c.settle() }
-func (c *cursor) prev()       { c.i--; c.settle() }
-
-// settle moves a cursor that stepped off its leaf to the neighbour.
-func (c *cursor) settle() {
+// ceil returns the first extent with offset >= k, or nil.
+func (x *extentIndex) ceil(k int64) *extent {
+	f := x.floor(k)
 	switch {
-	case c.x == nil:
-	case c.i >= c.x.n:
-		c.x, c.i = c.x.next, 0
-	case c.i < 0:
-		c.x = c.x.prev
-		if c.x != nil {
-			c.i = c.x.n - 1
-		}
+	case f == nil:
+		return x.head
+	case f.off == k:
+		return f
 	}
+	return f.ord.next
 }
 
-// atOrAfter returns the cursor at the first extent with offset >= k.
-func (t *extentIndex) atOrAfter(k int64) cursor {
-	x := t.leafFor(k)
-	if x == nil {
-		return cursor{}
-	}
-	c := cursor{x, x.search(k)}
-	c.settle()
-	return c
-}
-
-// atOrBefore returns the cursor at the last extent with offset <= k.
-func (t *extentIndex) atOrBefore(k int64) cursor {
-	x := t.leafFor(k)
-	if x == nil {
-		return cursor{}
-	}
-	i := x.search(k)
-	if i < x.n && x.keys[i] == k {
-		return cursor{x, i}
-	}
-	c := cursor{x, i - 1}
-	c.settle()
-	return c
-}
-
-// first returns the cursor at the lowest extent.
-func (t *extentIndex) first() cursor {
-	x := t.root
-	for x != nil && !x.leaf {
-		x = x.kids[0]
-	}
-	if x == nil || x.n == 0 {
-		return cursor{}
-	}
-	return cursor{x, 0}
-}
-
-// ascend calls fn on every extent in offset order until it returns
-// false. fn must not change the index.
-func (t *extentIndex) ascend(fn func(*extent) bool) {
-	for c := t.first(); c.ok() && fn(c.ext()); c.next() {
-	}
-}
+// len returns the number of extents.
+func (x *extentIndex) len() int { return x.t.Len() }
 
 // insert adds e, keyed by e.off, which no extent of the index has.
-func (t *extentIndex) insert(e *extent) {
-	if t.root == nil {
-		t.root = t.pool.get(true)
-	}
-	if sib, sep := t.insertIn(t.root, e.off, e); sib != nil {
-		r := t.pool.get(false)
-		r.n = 2
-		r.kids[0], r.kids[1], r.keys[1] = t.root, sib, sep
-		t.root = r
-	}
-	t.count++
-}
-
-// insertIn adds (k, e) under x; when x splits it returns the new right
-// sibling and the lowest key it holds.
-func (t *extentIndex) insertIn(x *bnode, k int64, e *extent) (*bnode, int64) {
-	if x.leaf {
-		i := x.search(k)
-		copy(x.keys[i+1:x.n+1], x.keys[i:x.n])
-		copy(x.exts[i+1:x.n+1], x.exts[i:x.n])
-		x.keys[i], x.exts[i] = k, e
-		x.n++
-		if x.n < fanout {
-			return nil, 0
-		}
-		return t.split(x)
-	}
-	i := x.slot(k)
-	sib, sep := t.insertIn(x.kids[i], k, e)
-	if sib == nil {
-		return nil, 0
-	}
-	copy(x.keys[i+2:x.n+1], x.keys[i+1:x.n])
-	copy(x.kids[i+2:x.n+1], x.kids[i+1:x.n])
-	x.keys[i+1], x.kids[i+1] = sep, sib
-	x.n++
-	if x.n < fanout {
-		return nil, 0
-	}
-	return t.split(x)
-}
-
-// split moves the upper half of the full node x to a new right sibling
-// and returns it with its lowest key. A node is split as soon as it is
-// full, so the arrays never overflow.
-func (t *extentIndex) split(x *bnode) (*bnode, int64) {
-	s := t.pool.get(x.leaf)
-	h := x.n / 2
-	s.n = x.n - h
-	copy(s.keys[:s.n], x.keys[h:x.n])
-	if x.leaf {
-		copy(s.exts[:s.n], x.exts[h:x.n])
-		clear(x.exts[h:x.n])
-		s.prev, s.next = x, x.next
-		if x.next != nil {
-			x.next.prev = s
-		}
-		x.next = s
+func (x *extentIndex) insert(e *extent) {
+	p := x.floor(e.off)
+	if p == nil {
+		e.ord = links{next: x.head}
+		x.head = e
 	} else {
-		copy(s.kids[:s.n], x.kids[h:x.n])
-		clear(x.kids[h:x.n])
+		e.ord = links{prev: p, next: p.ord.next}
+		p.ord.next = e
 	}
-	x.n = h
-	return s, s.keys[0]
+	if n := e.ord.next; n != nil {
+		n.ord.prev = e
+	}
+	x.t.ReplaceOrInsert(item{e.off, e})
+	x.near.mark(x.near.region(e.off), x.near.region(e.end-1))
+	x.last = e
 }
 
-// delete removes the extent keyed k and reports whether there was one.
-func (t *extentIndex) delete(k int64) bool {
-	if t.root == nil || !t.deleteIn(t.root, k) {
-		return false
+// remove takes e out of the index.
+func (x *extentIndex) remove(e *extent) {
+	x.t.Delete(item{off: e.off})
+	p, n := e.ord.prev, e.ord.next
+	x.near.unmark(x.near.region(e.off), x.near.region(e.end-1), p, n)
+	if p != nil {
+		p.ord.next = n
+	} else {
+		x.head = n
 	}
-	t.count--
-	if r := t.root; !r.leaf && r.n == 1 {
-		t.root = r.kids[0]
-		t.pool.put(r)
-	} else if r.leaf && r.n == 0 {
-		t.root = nil
-		t.pool.put(r)
+	if n != nil {
+		n.ord.prev = p
 	}
-	return true
+	if x.last == e {
+		x.last = p
+	}
+	e.ord = links{}
 }
 
-// deleteIn removes key k under x, rebalancing the children it passes
-// through, and reports whether k was there.
-func (t *extentIndex) deleteIn(x *bnode, k int64) bool {
-	if x.leaf {
-		i := x.search(k)
-		if i == x.n || x.keys[i] != k {
-			return false
+// setRange moves e, in the index, to [off, end); its neighbours stay
+// its neighbours (no extent lies between).
+func (x *extentIndex) setRange(e *extent, off, end int64) {
+	x.near.move(e.off, e.end, off, end, e.ord.prev, e.ord.next)
+	if off != e.off {
+		x.t.Delete(item{off: e.off})
+		x.t.ReplaceOrInsert(item{off, e})
+	}
+	e.off, e.end = off, end
+}
+
+// regionMap marks the regions of the device (aligned runs of
+// 1<<shift bytes) that some extent of an index touches, one bit each,
+// so that a search over a range no extent comes near is answered
+// without a descent. Random requests over a large device mostly ask
+// about such ranges. The map is exact: an extent leaving a region
+// clears its bit unless a neighbour in offset order still touches it.
+type regionMap struct {
+	shift uint
+	bits  []uint64
+}
+
+// mapBits bounds a region map: at most this many regions (128 KiB of
+// bits), larger regions on larger devices.
+const mapBits = 1 << 20
+
+// minRegionShift makes regions at least 64 KiB.
+const minRegionShift = 16
+
+func newRegionMap(capacity int64) regionMap {
+	s := uint(minRegionShift)
+	for capacity>>s > mapBits {
+		s++
+	}
+	return regionMap{shift: s}
+}
+
+// region returns the region of byte pos.
+func (m *regionMap) region(pos int64) int64 { return pos >> m.shift }
+
+// any reports whether some marked region overlaps [a, b).
+func (m *regionMap) any(a, b int64) bool {
+	a, b = max(a, 0), max(b, a+1)
+	for r := m.region(a); r <= m.region(b-1); r++ {
+		if w := int(r >> 6); w < len(m.bits) && m.bits[w]&(1<<(r&63)) != 0 {
+			return true
 		}
-		copy(x.keys[i:x.n-1], x.keys[i+1:x.n])
-		copy(x.exts[i:x.n-1], x.exts[i+1:x.n])
-		x.n--
-		x.exts[x.n] = nil
-		return true
 	}
-	i := x.slot(k)
-	if !t.deleteIn(x.kids[i], k) {
-		return false
-	}
-	if x.kids[i].n < minFill {
-		t.rebalance(x, i)
-	}
-	return true
+	return false
 }
 
-// rebalance refills x's child i, which fell below minFill, from a
-// neighbour: both merge into one node if they fit, else keys move over
-// until they hold about as many.
-func (t *extentIndex) rebalance(x *bnode, i int) {
-	if i == x.n-1 {
-		i-- // rebalance the last child with its left neighbour
-	}
-	if i < 0 {
-		return // an only child: the root collapses it
-	}
-	l, r := x.kids[i], x.kids[i+1]
-	if l.n+r.n <= fanout-1 {
-		t.merge(x, i)
+// mark sets regions r0 through r1.
+func (m *regionMap) mark(r0, r1 int64) {
+	if r1 < r0 {
 		return
 	}
-	for l.n < r.n-1 {
-		t.shiftLeft(x, i)
+	if need := int(r1>>6) + 1; need > len(m.bits) {
+		m.bits = append(m.bits, make([]uint64, need-len(m.bits))...)
 	}
-	for r.n < l.n-1 {
-		t.shiftRight(x, i)
+	for r := r0; r <= r1; r++ {
+		m.bits[r>>6] |= 1 << (r & 63)
 	}
 }
 
-// merge appends x's child i+1 to child i and drops it.
-func (t *extentIndex) merge(x *bnode, i int) {
-	l, r := x.kids[i], x.kids[i+1]
-	copy(l.keys[l.n:], r.keys[:r.n])
-	if l.leaf {
-		copy(l.exts[l.n:], r.exts[:r.n])
-		l.next = r.next
-		if r.next != nil {
-			r.next.prev = l
-		}
-	} else {
-		l.keys[l.n] = x.keys[i+1] // r's keys[0] is not used: the separator
-		copy(l.kids[l.n:], r.kids[:r.n])
+// unmark clears regions r0 through r1 of an extent between prev and
+// next (either may be nil), keeping the bits of the regions a
+// neighbour still touches.
+func (m *regionMap) unmark(r0, r1 int64, prev, next *extent) {
+	if prev != nil && m.region(prev.end-1) >= r0 {
+		r0++
 	}
-	l.n += r.n
-	copy(x.keys[i+1:x.n-1], x.keys[i+2:x.n])
-	copy(x.kids[i+1:x.n-1], x.kids[i+2:x.n])
-	x.n--
-	x.kids[x.n] = nil
-	t.pool.put(r)
+	if next != nil && m.region(next.off) <= r1 {
+		r1--
+	}
+	for r := r0; r <= r1; r++ {
+		m.bits[r>>6] &^= 1 << (r & 63)
+	}
 }
 
-// shiftLeft moves the lowest key of x's child i+1 to the end of child
-// i.
-func (t *extentIndex) shiftLeft(x *bnode, i int) {
-	l, r := x.kids[i], x.kids[i+1]
-	if l.leaf {
-		l.keys[l.n], l.exts[l.n] = r.keys[0], r.exts[0]
-		copy(r.exts[:r.n-1], r.exts[1:r.n])
-		r.exts[r.n-1] = nil
-	} else {
-		l.keys[l.n], l.kids[l.n] = x.keys[i+1], r.kids[0]
-		copy(r.kids[:r.n-1], r.kids[1:r.n])
-		r.kids[r.n-1] = nil
-	}
-	copy(r.keys[:r.n-1], r.keys[1:r.n])
-	l.n++
-	r.n--
-	x.keys[i+1] = r.keys[0]
-}
-
-// shiftRight moves the highest key of x's child i to the front of child
-// i+1.
-func (t *extentIndex) shiftRight(x *bnode, i int) {
-	l, r := x.kids[i], x.kids[i+1]
-	copy(r.keys[1:r.n+1], r.keys[:r.n])
-	l.n--
-	if l.leaf {
-		copy(r.exts[1:r.n+1], r.exts[:r.n])
-		r.keys[0], r.exts[0] = l.keys[l.n], l.exts[l.n]
-		l.exts[l.n] = nil
-		x.keys[i+1] = r.keys[0]
-	} else {
-		copy(r.kids[1:r.n+1], r.kids[:r.n])
-		r.keys[1], r.kids[0] = x.keys[i+1], l.kids[l.n]
-		l.kids[l.n] = nil
-		x.keys[i+1] = l.keys[l.n]
-	}
-	r.n++
+// move updates the map for e, between prev and next, going from
+// [a, b) to [c, d).
+func (m *regionMap) move(a, b, c, d int64, prev, next *extent) {
+	a0, a1, b0, b1 := m.region(a), m.region(b-1), m.region(c), m.region(d-1)
+	m.unmark(a0, min(a1, b0-1), prev, next) // left of the new regions
+	m.unmark(max(a0, b1+1), a1, prev, next) // right of them
+	m.mark(b0, min(b1, a0-1))
+	m.mark(max(b0, a1+1), b1)
 }
