@@ -34,9 +34,11 @@ var allowedImports = map[string][]string{
 	// The layers: each a sim.Device over the kernel. raid never imports
 	// disk or ssd, disk and ssd never import each other, cache never
 	// imports raid or ssd (an SSD cache tier is a sim.Device handed to it).
-	"disk":         {"sim", "internal/counters"},
+	// drive is the interface every kind of drive meets.
+	"drive":        {"sim"},
+	"disk":         {"sim", "drive", "internal/counters"},
 	"disk/disksim": {"sim", "disk"},
-	"ssd":          {"sim"},
+	"ssd":          {"sim", "drive"},
 	"raid":         {"sim"},
 	"cache":        {"sim", "github.com/google/btree"},
 	"host":         {"sim", "cache"},
@@ -56,12 +58,12 @@ var allowedImports = map[string][]string{
 	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec": {"sim", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
+	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
 	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
-	".": {"sim", "disk", "ssd", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
+	".": {"sim", "drive", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 	// Above the root, on its runs: the teaching views and the benchmark
 	// emulations.
 	"teach":     {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},

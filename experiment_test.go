@@ -43,11 +43,11 @@ func TestExperimentReportAddsUp(t *testing.T) {
 	assert.InDelta(t, 0.7, float64(all.Read.IOs)/1000, 0.05, "rwmixread 70")
 	assert.InDelta(t, float64(all.All.IOs)/all.SimSeconds, all.All.IOPS, all.All.IOPS*1e-9)
 	require.Len(t, rep.Disks, 1)
-	d := rep.Disks[0]
+	d := rep.Disks[0].Common()
 	assert.Equal(t, "deskstar-7k500", d.Model)
 	assert.EqualValues(t, 1000, d.IOs)
-	assert.Greater(t, d.Utilization, 0.5)
-	assert.LessOrEqual(t, d.Utilization, 1.0)
+	assert.Greater(t, d.UtilizationRatio, 0.5)
+	assert.LessOrEqual(t, d.UtilizationRatio, 1.0)
 	assert.Equal(t, 70, rep.Phases[0].Workload.RWMixRead)
 }
 
@@ -105,7 +105,7 @@ func TestExperimentOnRAID(t *testing.T) {
 	require.Len(t, rep.Disks, 5)
 	var ios int64
 	for _, d := range rep.Disks {
-		ios += d.IOs
+		ios += d.Common().IOs
 	}
 	assert.EqualValues(t, 4*600, ios, "2 reads + 2 writes per small write")
 }

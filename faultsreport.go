@@ -12,7 +12,7 @@ type RebuildReport struct {
 	// Member is the slot rebuilt onto the spare.
 	Member int `json:"member"`
 	// Done reports that the rebuild completed (its time is
-	// RAIDReport.RebuildSeconds).
+	// raid.Report.RebuildSeconds).
 	Done bool `json:"done"`
 	// Error is why the rebuild did not run or stopped early.
 	Error string `json:"error,omitempty"`
@@ -22,8 +22,6 @@ type RebuildReport struct {
 	ForegroundMeanMS   float64 `json:"foreground_mean_ms"`
 	HealthyMeanMS      float64 `json:"healthy_mean_ms"`
 	ForegroundSlowdown float64 `json:"foreground_slowdown"`
-
-	seconds float64
 }
 
 // FaultsReport is what the drives' fault wrappers injected.
@@ -40,17 +38,8 @@ type FaultsReport struct {
 	Remapped int64 `json:"remapped_sectors"`
 }
 
-// addFaults fills the array's repair and loss figures and the fault
-// wrappers' counts.
+// addFaults adds what the fault wrappers injected.
 func (r *Report) addFaults(s *Stack) {
-	if a := s.Array; a != nil && r.RAID != nil {
-		st := a.Stats()
-		r.RAID.RepairedSectors = st.RepairedBytes / int64(a.SectorSize())
-		r.RAID.LostBytes = st.LostBytes
-		for _, e := range a.LostRanges() {
-			r.RAID.LostRanges = append(r.RAID.LostRanges, fmt.Sprintf("%d+%d", e.Offset, e.Length))
-		}
-	}
 	if len(s.Faults) == 0 {
 		return
 	}
@@ -82,7 +71,7 @@ func (r *runner) finishRebuild() *RebuildReport {
 		}
 	}
 	rb := s.Array.Stats().Rebuild
-	rr.Done, rr.seconds = rb.Done, rb.Duration.Seconds()
+	rr.Done = rb.Done
 	switch {
 	case s.rebuild.err != nil:
 		rr.Error = s.rebuild.err.Error()

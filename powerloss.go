@@ -63,13 +63,8 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 		r.PageCacheBytes = h.PageCache().DirtyBytes()
 	}
 	r.LostBytes = r.VolumeCacheBytes + r.PageCacheBytes
-	for _, d := range p.s.Drives {
+	for _, d := range p.s.Drives { // an SSD's write buffer: 0 with power-loss protection
 		b := d.DirtyBytes()
-		r.DriveCacheBytes = append(r.DriveCacheBytes, b)
-		r.LostBytes += b
-	}
-	for _, d := range p.s.SSDs { // the write buffer, 0 with power-loss protection
-		b := d.VolatileBytes()
 		r.DriveCacheBytes = append(r.DriveCacheBytes, b)
 		r.LostBytes += b
 	}

@@ -59,7 +59,7 @@ func TestPowerLossDriveCache(t *testing.T) {
 		x := experiment("deskstar-7k160", spec.Job{RW: "randwrite", BS: 16 << 10, IOs: 100})
 		x.PowerLossAt = new(spec.Duration(time.Minute))
 		rep := runOne(t, x)
-		assert.Positive(t, rep.Disks[0].DirtyBytesAtEnd, "dirty when the workload ended")
+		assert.Positive(t, rep.Disks[0].Common().DirtyAtEndBytes, "dirty when the workload ended")
 		assert.Zero(t, rep.PowerLoss.LostBytes, "an idle drive writes its cache back")
 		assert.InDelta(t, 60.0, rep.PowerLoss.AtSeconds, 1e-9)
 	})

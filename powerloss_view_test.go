@@ -47,7 +47,7 @@ func TestPowerLossNamesRanges(t *testing.T) {
 	require.True(t, ok, "a volatile cache loses its dirty data")
 	assert.Greater(t, vc.Count, 3)
 	for i, b := range pl.DriveCacheBytes {
-		lr := byLayer[rep.Disks[i].Name]
+		lr := byLayer[rep.Disks[i].Common().Name]
 		if b == 0 {
 			assert.Zero(t, lr.Count)
 			continue
@@ -57,7 +57,7 @@ func TestPowerLossNamesRanges(t *testing.T) {
 			for _, x := range lr.First {
 				sum += x.Length
 			}
-			assert.Equal(t, b, sum, "%s: the ranges are the bytes lost", rep.Disks[i].Name)
+			assert.Equal(t, b, sum, "%s: the ranges are the bytes lost", rep.Disks[i].Common().Name)
 		}
 	}
 	var b bytes.Buffer

@@ -8,36 +8,6 @@ import (
 	"github.com/raidsim/raidsim/trace"
 )
 
-// HostReport is the host layer's share of the whole run: its model and
-// host.Summary's figures over the run (cpu_utilization_pct,
-// cpu_seconds by kind, page_cache_hit_ratio, dirty_peak_bytes,
-// throttle_seconds, network_utilization_pct, ...). Each phase's own
-// figures are in PhaseReport.Host.
-type HostReport struct {
-	// Preset is the host model's name.
-	Preset string `json:"preset"`
-	// PageCacheBytes is the page cache's size (0: none, or O_DIRECT).
-	PageCacheBytes int64 `json:"page_cache_bytes"`
-	// Direct reports O_DIRECT: every request bypassed the page cache.
-	Direct bool `json:"direct"`
-	// NetworkBytesPerSecond is the link's payload rate (0: no link).
-	NetworkBytesPerSecond int64 `json:"network_bytes_per_second"`
-	host.Summary
-}
-
-// hostReport describes h with the run's summary.
-func hostReport(h *host.Host, total *host.Summary) *HostReport {
-	p := h.Params()
-	r := &HostReport{Preset: p.Name, PageCacheBytes: p.PageCacheSize(), Direct: p.Direct}
-	if p.Network != nil {
-		r.NetworkBytesPerSecond = p.Network.Rate
-	}
-	if total != nil {
-		r.Summary = *total
-	}
-	return r
-}
-
 // hostStats snapshots the host layer, if any.
 func (r *runner) hostStats() *host.Stats {
 	if r.stack.Host == nil {

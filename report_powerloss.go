@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -58,9 +59,11 @@ func lostRanges(s *Stack) []LostRanges {
 		first, n := c.DirtyExtents(lostRangesShown)
 		add("volume cache", n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
 	}
-	for i, d := range s.Drives {
-		first, n := d.DirtyExtents(lostRangesShown)
-		add(fmt.Sprintf("disk%d", i), n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
+	for _, d := range s.Drives {
+		if l, ok := d.(drive.DirtyExtentLister); ok {
+			first, n := l.DirtyExtents(lostRangesShown)
+			add(d.Name(), n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
+		}
 	}
 	return out
 }
@@ -98,7 +101,7 @@ func (r *Report) powerLossTables() []*metrics.Table {
 	for i, b := range pl.DriveCacheBytes {
 		name := fmt.Sprintf("disk%d", i)
 		if i < len(r.Disks) {
-			name = r.Disks[i].Name
+			name = r.Disks[i].Common().Name
 		}
 		row(name, b, r.driveLossWhy(i, b))
 	}
@@ -120,20 +123,8 @@ func (r *Report) powerLossTables() []*metrics.Table {
 
 // driveLossWhy says why drive i loses b bytes, or why none.
 func (r *Report) driveLossWhy(i int, b int64) string {
-	wc := true
-	var s *SSDReport
 	if i < len(r.Disks) {
-		wc, s = r.Disks[i].WriteCache, r.Disks[i].SSD
-	}
-	switch {
-	case !wc:
-		return "none: write cache off, a write is reported done only once on stable media"
-	case s != nil && s.PowerLossProtection:
-		return "none: the SSD's capacitors program its write buffer to flash"
-	case b == 0:
-		return "none: its write cache had written everything to stable media"
-	case s != nil:
-		return "the SSD reported the write done from its DRAM buffer; not yet programmed to flash"
+		return r.Disks[i].PowerLossWhy(b)
 	}
 	return "the drive reported the write done from its write cache; not yet on the platters"
 }

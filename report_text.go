@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -36,8 +37,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw.table(r.raidTable())
 	tw.table(r.cacheTable())
 	tw.table(r.hostTable())
-	tw.table(r.drivesTable())
-	tw.table(r.ssdTable())
+	for _, t := range r.drivesTables() {
+		tw.table(t)
+	}
 	for _, t := range r.powerLossTables() {
 		tw.table(t)
 	}
@@ -79,8 +81,7 @@ func (r *Report) stackLine() string {
 	if len(r.Disks) == 0 {
 		return "no drives"
 	}
-	d := r.Disks[0]
-	wc := map[bool]string{true: "on", false: "off"}[d.WriteCache]
+	d := r.Disks[0].Common()
 	stack := "drive " + d.Model
 	if a := r.RAID; a != nil {
 		stack = fmt.Sprintf("%s over %d x %s, stripe unit %s", a.Level, a.Members, d.Model, trace.FormatSize(a.StripeUnit))
@@ -88,7 +89,7 @@ func (r *Report) stackLine() string {
 			stack += ", " + a.Layout
 		}
 	}
-	return fmt.Sprintf("%s (drive write cache %s, %s, NCQ depth %d)", stack, wc, d.Scheduler, d.QueueDepth)
+	return fmt.Sprintf("%s (%s)", stack, d.Settings)
 }
 
 // writeSource says what produced a phase's requests, with the seed
@@ -224,17 +225,21 @@ func (r *Report) cacheTable() *metrics.Table {
 	return t
 }
 
-// drivesTable is one row per drive.
-func (r *Report) drivesTable() *metrics.Table {
-	t := &metrics.Table{
-		Title:  "\nDrives",
-		Header: []string{"disk", "IOs", "utilization", "seeks", "mean seek cyl", "buffer hits", "cached writes", "destages", "NCQ queue", "host queue", "dirty at end"},
+// drivesTables are the drives' rows, one table per kind of drive, in
+// the order of the drives.
+func (r *Report) drivesTables() []*metrics.Table {
+	rows := make([]drive.Row, len(r.Disks))
+	for i, d := range r.Disks {
+		rows[i] = d.Row()
 	}
-	for _, d := range r.Disks {
-		t.AddRow(d.Name, fmt.Sprint(d.IOs), metrics.FormatFixed(d.Utilization, 3), fmt.Sprint(d.Seeks),
-			metrics.FormatFixed(d.MeanSeekCylinders, 0), fmt.Sprint(d.BufferReadHits), fmt.Sprint(d.WriteCacheHits),
-			fmt.Sprint(d.Destages), metrics.FormatFixed(d.MeanTaggedQueue, 2), metrics.FormatFixed(d.MeanHostQueue, 2),
-			trace.FormatSize(d.DirtyBytesAtEnd))
+	return textTables(drive.Tables(rows))
+}
+
+// textTables makes metrics tables of drive tables.
+func textTables(tt []drive.TextTable) []*metrics.Table {
+	out := make([]*metrics.Table, len(tt))
+	for i, t := range tt {
+		out[i] = &metrics.Table{Title: t.Title, Header: t.Header, Notes: t.Notes, Rows: t.Rows}
 	}
-	return t
+	return out
 }

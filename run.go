@@ -64,7 +64,7 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		if err := healthyBaseline(pl, rep, rebuild); err != nil {
 			return nil, err
 		}
-		rep.RAID.Rebuild, rep.RAID.RebuildSeconds = rebuild, rebuild.seconds
+		rep.RAID.Rebuild = rebuild
 	}
 	return rep, nil
 }

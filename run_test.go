@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/internal/counters"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
@@ -193,7 +194,7 @@ func TestReportMetricsMeanWhatTheySay(t *testing.T) {
 	rep := run(t, `
 stack: {drive: {preset: deskstar-7k500, queue_depth: 8}}
 phases: [{rw: randread, ios: 2000, iodepth: 64}]`)
-	d := rep.Disks[0]
+	d := rep.Disks[0].(*disk.Report)
 	assert.LessOrEqual(t, d.MeanTaggedQueue, 8.0, "the tagged queue never holds more than its depth")
 	assert.Greater(t, d.MeanTaggedQueue, 7.0)
 	assert.Greater(t, d.MeanHostQueue, 40.0, "the other requests wait in the host's queue")

@@ -6,12 +6,11 @@ import (
 	"github.com/raidsim/raidsim/faults"
 
 	"github.com/raidsim/raidsim/cache"
-	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
-	"github.com/raidsim/raidsim/ssd"
 )
 
 // Stack is a built storage stack on one engine: drives, the array over
@@ -20,12 +19,10 @@ type Stack struct {
 	// Top is the device requests go to: the cache, else the array, else
 	// the one drive.
 	Top sim.Device
-	// Drives are the stack's disk drives, in array member order (empty
-	// when the drives are SSDs).
-	Drives []*disk.Drive
-	// SSDs are the stack's solid-state drives, in array member order
-	// (empty when the drives are disks).
-	SSDs []*ssd.Drive
+	// Drives are the stack's drives (disks, SSDs, any kind of
+	// drive.Device), in array member order, a planned rebuild's spare
+	// last.
+	Drives []drive.Device
 	// Array is the RAID array, or nil.
 	Array *raid.Array
 	// Cache is the volume cache, or nil.
@@ -175,27 +172,16 @@ func (s *Stack) buildDrives(eng *sim.Engine, pl *spec.Plan, prefix string, obs *
 	return members, nil
 }
 
-// newDrive makes one drive of the plan (a disk or an SSD, appended to
-// Drives or SSDs) and returns it as the array sees it: behind its fault
-// wrapper (appended to Faults) and the host's driver.
+// newDrive makes one drive of the plan's model (appended to Drives) and
+// returns it as the array sees it: behind its fault wrapper (appended to
+// Faults) and the host's driver.
 func (s *Stack) newDrive(eng *sim.Engine, pl *spec.Plan, name string, obs *sim.Observer) (sim.Device, error) {
-	var d sim.Device
-	if pl.SSD != nil {
-		sd, err := pl.SSD.NewDrive(eng, name, obs)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := sd.Precondition(pl.Precondition); err != nil {
-			return nil, err
-		}
-		s.SSDs, d = append(s.SSDs, sd), sd
-	} else {
-		dd, err := pl.Drive.NewDrive(eng, name, obs)
-		if err != nil {
-			return nil, err
-		}
-		s.Drives, d = append(s.Drives, dd), dd
+	dd, err := pl.Drive.NewDevice(eng, name, obs)
+	if err != nil {
+		return nil, err
 	}
+	s.Drives = append(s.Drives, dd)
+	var d sim.Device = dd
 	if pl.Faults != nil {
 		f, err := faults.New(eng, d, *pl.Faults, name)
 		if err != nil {
@@ -228,7 +214,7 @@ type rebuildEvent struct {
 
 func (e *rebuildEvent) HandleEvent(sim.Time, any) { e.err = e.s.Array.Rebuild(e.dev) }
 
-// scheduleRebuild makes the spare (the last of Drives or SSDs) and
+// scheduleRebuild makes the spare (the last of Drives) and
 // schedules the planned rebuild.
 func (s *Stack) scheduleRebuild(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) error {
 	if pl.Rebuild == nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/sim"
 )
 
@@ -39,9 +40,7 @@ func (d *Drive) noteWriteCache(now sim.Time) {
 
 // DirtyExtent is a range of a drive's write cache not yet on the
 // platters, in bytes from the start of the drive.
-type DirtyExtent struct {
-	Offset, Length int64
-}
+type DirtyExtent = drive.Extent
 
 // DirtyExtents returns the data the write cache has acknowledged and not
 // yet written to the platters (being written included): the first limit
@@ -50,7 +49,7 @@ func (d *Drive) DirtyExtents(limit int) (first []DirtyExtent, count int) {
 	var all []DirtyExtent
 	add := func(e extent) {
 		if e.n > 0 {
-			all = append(all, DirtyExtent{e.lba * d.ss, e.n * d.ss})
+			all = append(all, DirtyExtent{Offset: e.lba * d.ss, Length: e.n * d.ss})
 		}
 	}
 	for _, e := range d.dirty.ext {

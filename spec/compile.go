@@ -6,10 +6,9 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
-	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
-	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -54,14 +53,10 @@ type Plan struct {
 	// Name and Seed are the experiment's.
 	Name string
 	Seed uint64
-	// Drive is the model of every drive, validated once (its Params
-	// have the defaults filled); nil when the drives are SSDs.
-	Drive *disk.Model
-	// SSD is the model of every drive when they are solid-state drives
-	// (validated once), else nil; Precondition is the state each is put
-	// in before the run.
-	SSD          *ssd.Model
-	Precondition ssd.Precondition
+	// Drive is the model of every drive, of any kind (a *disk.Model, an
+	// *ssd.Model preconditioned as asked, ...), validated once with its
+	// defaults filled.
+	Drive drive.Model
 	// Disks is the number of drives, at least 1.
 	Disks int
 	// RAID is the array's configuration (defaults filled), or nil.
@@ -187,13 +182,8 @@ func stackCapacity(pl *Plan) int64 {
 	return pl.mapping().Capacity(c)
 }
 
-// DriveCapacity is one drive's capacity in bytes, disk or SSD.
-func (pl *Plan) DriveCapacity() int64 {
-	if pl.SSD != nil {
-		return pl.SSD.Capacity()
-	}
-	return pl.Drive.Capacity()
-}
+// DriveCapacity is one drive's capacity in bytes, of whatever kind.
+func (pl *Plan) DriveCapacity() int64 { return pl.Drive.Capacity() }
 
 // mapping is the planned array's address mapping.
 func (pl *Plan) mapping() raid.Mapping {

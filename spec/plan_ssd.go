@@ -4,15 +4,11 @@ import (
 	"github.com/raidsim/raidsim/ssd"
 )
 
-// isSSD reports whether the drive description names a solid-state drive:
-// an SSD preset or a Go SSD model.
-func isSSD(d *Drive) bool { return d.SSDModel != nil || ssd.IsPreset(d.Preset) }
-
-// planSSD turns an SSD description into a checked model: the preset (or
-// Go model) with the drive keys that apply to SSDs (write_cache,
-// queue_depth, precondition). Keys of the disk model are errors naming
-// the key.
-func planSSD(p *problems, d *Drive) (*ssd.Model, ssd.Precondition, bool) {
+// planSSD turns an SSD description into a checked model whose drives
+// are preconditioned as asked: the preset (or Go model) with the drive
+// keys that apply to SSDs (write_cache, queue_depth, precondition). Keys
+// of the disk model are errors naming the key.
+func planSSD(p *problems, d *Drive) (*ssd.Model, bool) {
 	const at = "stack.drive."
 	before := len(*p)
 	var params ssd.Params
@@ -50,12 +46,12 @@ func planSSD(p *problems, d *Drive) (*ssd.Model, ssd.Precondition, bool) {
 		p.badName(at+"precondition", d.Precondition)
 	}
 	if len(*p) > before {
-		return nil, 0, false
+		return nil, false
 	}
 	m, err := ssd.NewModel(params)
 	if err != nil {
 		p.addErr("stack.drive", err)
-		return nil, 0, false
+		return nil, false
 	}
-	return m, pc, true
+	return m.WithPrecondition(pc), true
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
@@ -19,20 +20,21 @@ import (
 func planStack(p *problems, st *Stack, pl *Plan) bool {
 	pl.SectorSize = 512
 	var ok bool
-	if isSSD(&st.Drive) {
-		var m *ssd.Model
-		if m, pl.Precondition, ok = planSSD(p, &st.Drive); ok {
-			pl.SSD, pl.SectorSize = m, m.SectorSize()
-		}
-	} else {
-		var model *disk.Model
-		if model, ok = planDrive(p, &st.Drive); ok {
-			pl.Drive, pl.SectorSize = model, model.SectorSize()
-		}
+	var m drive.Model
+	switch k := driveKind(&st.Drive); k.Name {
+	case ssd.KindName:
+		m, ok = planSSD(p, &st.Drive)
+	case disk.KindName:
+		m, ok = planDrive(p, &st.Drive)
 		if st.Drive.Precondition != "" && st.Drive.Precondition != "none" {
 			p.add("stack.drive.precondition", "%q: only SSDs are preconditioned", st.Drive.Precondition)
 			ok = false
 		}
+	default:
+		m, ok = planOtherDrive(p, &st.Drive, k)
+	}
+	if ok {
+		pl.Drive, pl.SectorSize = m, m.SectorSize()
 	}
 	ss := int64(pl.SectorSize)
 	n := st.Disks

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/ssd"
 
 	"github.com/raidsim/raidsim/trace"
@@ -120,6 +121,11 @@ type Drive struct {
 	// Model must then be empty; write_cache, queue_depth and precondition
 	// still apply. Files and flags cannot set it.
 	SSDModel *ssd.Params `yaml:"-" json:"-"`
+	// Custom, when set, is a checked model of a kind of drive of your own
+	// (a drive.Model, for Go users): the stack is built of it and reports
+	// it, and every other key must be empty. Files and flags cannot set
+	// it.
+	Custom drive.Model `yaml:"-" json:"-"`
 }
 
 // DriveSpec is disk.Spec with rates in MB/s (10^6 bytes per

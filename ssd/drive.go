@@ -12,6 +12,8 @@ import (
 type Model struct {
 	p Params
 	g geometry
+	// pre is the state each drive is put in when built.
+	pre Precondition
 }
 
 // NewModel fills p's defaults and validates it, reporting every problem.
@@ -62,8 +64,10 @@ type Drive struct {
 	hostQ        queue[*sim.Request]
 	bufWait      queue[int32]
 	flushWait    []int32
-	bufUsed      int64 // bytes of the write buffer in use
-	slcUsed      int64 // units held in SLC mode
+	bufUsed      int64    // bytes of the write buffer in use
+	bufArea      float64  // integral of bufUsed over time since created, byte-nanoseconds
+	bufSince     sim.Time // when bufArea was last brought up to date
+	slcUsed      int64    // units held in SLC mode
 	outstanding  int
 	busySince    sim.Time
 	idleSince    sim.Time
@@ -90,6 +94,9 @@ type die struct {
 	slow     bool         // next MLC page is a slow (MSB) page
 	allocSeq uint64
 	progSeq  uint64
+	// spans are the die's busy times not yet over when last reserved, in
+	// time order (each starts when the one before ends, or later).
+	spans queue[span]
 }
 
 // pend is one unit waiting for its program.
@@ -133,7 +140,8 @@ func New(eng *sim.Engine, p Params, name string, obs *sim.Observer) (*Drive, err
 	return m.NewDrive(eng, name, obs)
 }
 
-// NewDrive makes a fresh-out-of-box drive of the model on eng.
+// NewDrive makes a drive of the model on eng: fresh out of the box, or
+// preconditioned as the model says (WithPrecondition).
 func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Drive, error) {
 	if eng == nil {
 		return nil, fmt.Errorf("ssd %s: nil engine", name)
@@ -174,6 +182,12 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.unitXfer = sim.Time(float64(d.unitBytes) * d.chanNsPerB)
 	d.idleSince = eng.Now()
 	d.st.created = eng.Now()
+	d.bufSince = eng.Now()
+	if m.pre != FreshOutOfBox {
+		if _, err := d.Precondition(m.pre); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
 
@@ -279,7 +293,7 @@ func (d *Drive) startRead(s *slot, now sim.Time) {
 		dd := &d.dies[d.dieOfSlot(ppn)]
 		if page := ppn / int64(d.g.unitsPerProgram); page != lastPage { // a multi-plane read
 			lastPage = page
-			dd.free = max(t, dd.free).Add(d.p.ReadTime)
+			d.reserve(dd, t, d.p.ReadTime)
 			d.st.FlashReads++
 		}
 		s.remaining++
@@ -342,6 +356,7 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 	s.ackAt, s.tAdmit = l, now
 	c := max(l, d.ctrlFree).Add(d.p.WriteCost)
 	d.ctrlFree, s.tCtrl = c, c
+	d.accrueBuffer(now)
 	owner := int32(-1)
 	if sync {
 		owner = s.idx
@@ -366,6 +381,7 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 		}
 	}
 	s.buffered = !sync
+	d.st.BufferPeakBytes = max(d.st.BufferPeakBytes, d.bufUsed)
 	if !sync {
 		d.eng.Schedule(l, &d.hDone, s)
 	}
@@ -378,8 +394,33 @@ func (d *Drive) chargeGC(dd *die, at sim.Time, w gcWork) {
 	t := time.Duration((w.moves+upp-1)/upp)*d.p.ReadTime +
 		time.Duration((w.moves+upg-1)/upg)*d.nativeProgram() +
 		time.Duration(w.erases)*d.p.EraseTime
-	dd.free = max(at, dd.free).Add(t)
+	d.reserve(dd, at, t)
 	d.st.GCTime += t
+}
+
+// reserve occupies die dd for t from from (or from when it is next
+// free), noting the span for Stats.DieTime.
+func (d *Drive) reserve(dd *die, from sim.Time, t time.Duration) {
+	start := max(from, dd.free)
+	dd.free = start.Add(t)
+	now := d.eng.Now()
+	for dd.spans.n > 0 && dd.spans.at(0).end <= now { // spans over, counted
+		sp := dd.spans.pop()
+		d.st.DieTime += sp.end.Sub(sp.start)
+	}
+	if t > 0 {
+		dd.spans.push(span{start, dd.free})
+	}
+}
+
+// span is a time a die is busy.
+type span struct{ start, end sim.Time }
+
+// accrueBuffer brings the buffer's occupancy integral up to now, before
+// bufUsed changes.
+func (d *Drive) accrueBuffer(now sim.Time) {
+	d.bufArea += float64(d.bufUsed) * float64(now.Sub(d.bufSince))
+	d.bufSince = now
 }
 
 // nativeProgram is the mean program time of a page in the native mode.
@@ -414,7 +455,7 @@ func (d *Drive) program(dd *die, now sim.Time) {
 		}
 		dd.slow = !dd.slow
 	}
-	dd.free = max(c, dd.free).Add(tp)
+	d.reserve(dd, c, tp)
 	dd.busy, dd.batch = true, n
 	d.st.Programs++
 	d.eng.Schedule(dd.free, &d.hDie, dd)
@@ -425,6 +466,7 @@ func (d *Drive) program(dd *die, now sim.Time) {
 func (d *Drive) dieDone(dd *die, now sim.Time) {
 	n := dd.batch
 	dd.batch = 0
+	d.accrueBuffer(now)
 	// dd stays busy while its units retire: a write that a completion
 	// below admits must not start a program on it before they are gone.
 	for range n {
@@ -655,7 +697,7 @@ func (d *Drive) background(dd *die, now sim.Time) {
 	default:
 		return
 	}
-	dd.free = max(now, dd.free).Add(t)
+	d.reserve(dd, now, t)
 	dd.busy, dd.batch = true, 0
 	d.eng.Schedule(dd.free, &d.hDie, dd)
 }

@@ -27,6 +27,13 @@ type Stats struct {
 	// BufferedWrites counts writes acknowledged from the write buffer
 	// (before their program).
 	BufferedWrites int64
+	// BufferPeakBytes and BufferMeanBytes are the most and the
+	// time-weighted mean of the write buffer in use, in bytes.
+	BufferPeakBytes int64
+	BufferMeanBytes float64
+	// SLCUsedBytes is the data held in the pseudo-SLC cache now, not
+	// yet moved to native cells, in bytes.
+	SLCUsedBytes int64
 
 	// Programs counts (multi-plane) page programs of host data;
 	// ProgramUnits the units they wrote.
@@ -41,6 +48,12 @@ type Stats struct {
 	BackgroundGCs int64
 	// GCTime is the die time garbage collection took (summed over dies).
 	GCTime time.Duration
+	// DieTime is the time the dies have been busy reading, programming,
+	// erasing and collecting garbage, summed over dies (work scheduled
+	// past now not counted); DieUtilization is the dies' mean busy share
+	// of the elapsed time, 0..1.
+	DieTime        time.Duration
+	DieUtilization float64
 	// MaxEraseCount is the highest erase count of any block (wear),
 	// preconditioning included.
 	MaxEraseCount int64
@@ -79,11 +92,30 @@ func (d *Drive) Stats() Stats {
 		s.WriteAmplification = float64(s.ProgramUnits+s.GCPageMoves+s.SLCMigratedUnits) / float64(s.ProgramUnits)
 	}
 	s.Elapsed = d.eng.Now().Sub(s.created)
+	s.DieTime = d.dieTime()
 	if d.outstanding > 0 {
 		s.BusyTime += d.eng.Now().Sub(d.busySince)
 	}
 	if s.Elapsed > 0 {
 		s.Utilization = float64(s.BusyTime) / float64(s.Elapsed)
+		s.DieUtilization = min(float64(s.DieTime)/(float64(s.Elapsed)*float64(len(d.dies))), 1)
+		d.accrueBuffer(d.eng.Now())
+		s.BufferMeanBytes = d.bufArea / float64(s.Elapsed)
 	}
+	s.SLCUsedBytes = d.slcUsed * d.unitBytes
 	return s
+}
+
+// dieTime is the time the dies have been busy up to now, summed over
+// dies.
+func (d *Drive) dieTime() time.Duration {
+	now := d.eng.Now()
+	t := d.st.DieTime
+	for i := range d.dies {
+		q := &d.dies[i].spans
+		for k := 0; k < q.n && q.at(k).start < now; k++ {
+			t += min(q.at(k).end, now).Sub(q.at(k).start)
+		}
+	}
+	return t
 }

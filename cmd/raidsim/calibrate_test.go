@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim/calibrate"
+	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/spec"
 )
 
@@ -83,10 +84,10 @@ func TestCalibrateDeskstarOnAtlas10k(t *testing.T) {
 	require.NoError(t, err, string(text))
 	pl, err := x.Plan()
 	require.NoError(t, err)
-	assert.Equal(t, "deskstar-7k500-calibrated", pl.Drive.Params().Name)
+	assert.Equal(t, "deskstar-7k500-calibrated", pl.Drive.(*disk.Model).Params().Name)
 	recs, err := calibrate.LoadTrace(tr, "", 2000)
 	require.NoError(t, err)
-	reqs, err := calibrate.Replay(pl.Drive.Params(), recs)
+	reqs, err := calibrate.Replay(pl.Drive.(*disk.Model).Params(), recs)
 	require.NoError(t, err)
 	assert.InDelta(t, res.After.DemeritMs, calibrate.Compare(reqs).DemeritMs, 1e-9, "the config is the fitted drive")
 }

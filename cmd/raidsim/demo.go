@@ -63,7 +63,7 @@ func atRisk(rep *raidsim.Report) int64 {
 		n += c.DirtyBytesAtEnd
 	}
 	for _, d := range rep.Disks {
-		n += d.DirtyBytesAtEnd
+		n += d.Common().DirtyAtEndBytes
 	}
 	return n
 }
@@ -142,7 +142,7 @@ func runDemo(args []string, w, _ io.Writer) error {
 	perWrite := func(rep *raidsim.Report) float64 {
 		var n int64
 		for _, d := range rep.Disks {
-			n += d.IOs
+			n += d.Common().IOs
 		}
 		return float64(n) / float64(rep.Total.All.IOs)
 	}
@@ -154,7 +154,7 @@ func runDemo(args []string, w, _ io.Writer) error {
 		fmt.Sprintf("With 32 requests queued the drive serves the one it can reach soonest: %.1fx the IOPS of depth 1, but each request waits longer in the queue (mean %.1f ms).",
 			rr32.IOPS/rr1.IOPS, rr32.LatencyMS.Mean),
 		fmt.Sprintf("The write cache reports a write done once it is in the drive's buffer and writes it back later in its own order: %.1fx the IOPS with the cache off. The price: %s acknowledged but only in volatile memory when the run ended, lost on power failure.",
-			wOn.IOPS/wOff.IOPS, trace.FormatSize(reps[3].Disks[0].DirtyBytesAtEnd)),
+			wOn.IOPS/wOff.IOPS, trace.FormatSize(reps[3].Disks[0].Common().DirtyAtEndBytes)),
 		fmt.Sprintf("RAID rows run with the drives' write caches off, so each I/O reaches the platter. A small RAID 5 write must read two blocks (old data and old parity, or the rest of the stripe) before writing data and parity: %.1f drive I/Os per write against RAID 0's %.1f, so %.0f IOPS against %.0f (%.2fx).",
 			perWrite(reps[6]), perWrite(reps[5]), r5w.IOPS, r0w.IOPS, r5w.IOPS/r0w.IOPS),
 		fmt.Sprintf("Sequential 64 KiB writes fill a third of a RAID 5 stripe (3 x 64 KiB of data), so each one pre-reads to compute parity (%s read in all): %.1f MB/s against RAID 0's %.1f. A volume write-back cache gathers them into whole stripes (%d full-stripe destages, %s pre-read): %.1f MB/s, and it speeds RAID 0 too (%.1f MB/s) by answering from memory.",

@@ -41,16 +41,23 @@ func TestDrivesListsEveryPreset(t *testing.T) {
 
 	code, out, errOut = runCLI(t, "drives", "--json")
 	require.Equal(t, 0, code, errOut)
-	var figs []driveFigures
-	require.NoError(t, json.Unmarshal([]byte(out), &figs))
-	require.Len(t, figs, len(disk.PresetNames())+len(ssd.PresetNames()))
-	for _, f := range figs {
-		if f.SSD != nil {
-			assert.Positive(t, f.SSD.RandomRead4KIOPS, f.Name)
-			assert.Greater(t, f.SSD.SteadyWA, 1.0, "%s: GC copies data", f.Name)
-			assert.LessOrEqual(t, f.SSD.SeqReadMBps, f.InterfaceMBps, "%s: the link bounds reads", f.Name)
+	var raw []json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	require.Len(t, raw, len(disk.PresetNames())+len(ssd.PresetNames()))
+	for _, r := range raw {
+		var kind struct{ Kind string }
+		require.NoError(t, json.Unmarshal(r, &kind))
+		if kind.Kind == ssd.KindName {
+			var f ssd.Datasheet
+			require.NoError(t, json.Unmarshal(r, &f))
+			assert.Positive(t, f.RandomRead4KIOPS, f.Name)
+			assert.Greater(t, f.SteadyWA, 1.0, "%s: GC copies data", f.Name)
+			assert.LessOrEqual(t, f.SeqReadMBps, f.InterfaceMBps, "%s: the link bounds reads", f.Name)
 			continue
 		}
+		var f disk.Datasheet
+		require.NoError(t, json.Unmarshal(r, &f))
+		assert.Equal(t, disk.KindName, f.Kind)
 		assert.Positive(t, f.CapacityBytes, f.Name)
 		assert.InDelta(t, 30000.0/float64(f.RPM), f.MeanRotationalLatencyMS, 0.01, "%s: half a revolution", f.Name)
 		assert.Greater(t, f.OuterMediaMBps, f.InnerMediaMBps, "%s: outer zones are faster", f.Name)

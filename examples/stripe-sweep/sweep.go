@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -131,7 +132,9 @@ func (r *results) best(i int) int {
 func meanQueue(rep *raidsim.Report) float64 {
 	var q float64
 	for _, d := range rep.Disks {
-		q += d.MeanTaggedQueue + d.MeanHostQueue
+		if d, ok := d.(*disk.Report); ok {
+			q += d.MeanTaggedQueue + d.MeanHostQueue
+		}
 	}
 	return q / float64(len(rep.Disks))
 }
@@ -140,7 +143,9 @@ func meanQueue(rep *raidsim.Report) float64 {
 func meanSeek(rep *raidsim.Report) float64 {
 	var c float64
 	for _, d := range rep.Disks {
-		c += d.MeanSeekCylinders
+		if d, ok := d.(*disk.Report); ok {
+			c += d.MeanSeekCylinders
+		}
 	}
 	return c / float64(len(rep.Disks))
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
 )
 
 // Setting is one of the article's three runs.
@@ -181,7 +182,7 @@ func FlushMaxLatency(r Result) float64 {
 // WriteTable prints the settings side by side.
 func WriteTable(w io.Writer, res []Result) error {
 	title := "S1: Travelstar 7K500, winsat-like phases (SCENARIOS.md S1; the article gave directions, no figures)"
-	if len(res) > 0 && res[0].Report.SSD != nil {
+	if len(res) > 0 && res[0].Report.Disks[0].Common().Kind == ssd.KindName {
 		title = "\nS1's question on an SSD: Intel X25-M G2 (filled), the same phases"
 	}
 	t := metrics.Table{
@@ -216,7 +217,7 @@ func WriteTable(w io.Writer, res []Result) error {
 		row("run time s: "+name, func(r Result) float64 { return ph(r, name).SimSeconds }, 3)
 	}
 	row("flushes sent to the drive", func(r Result) float64 { return float64(r.Report.Total.Flushes) }, 0)
-	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Disks[0].DirtyBytesAtEnd) / 1024 }, 0)
+	row("data at risk at end, KiB", func(r Result) float64 { return float64(r.Report.Disks[0].Common().DirtyAtEndBytes) / 1024 }, 0)
 	return t.WriteText(w)
 }
 

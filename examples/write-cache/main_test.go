@@ -53,8 +53,8 @@ func TestS1Directions(t *testing.T) {
 		assert.Positive(t, noFlush.Report.Total.HostFlushesDropped)
 	})
 	t.Run("data at risk only with the cache on and flushes off", func(t *testing.T) {
-		assert.Positive(t, noFlush.Report.Disks[0].DirtyBytesAtEnd)
-		assert.Zero(t, off.Report.Disks[0].DirtyBytesAtEnd)
+		assert.Positive(t, noFlush.Report.Disks[0].Common().DirtyAtEndBytes)
+		assert.Zero(t, off.Report.Disks[0].Common().DirtyAtEndBytes)
 	})
 	t.Run("cache off makes maximum latency far lower", func(t *testing.T) {
 		// winsat's "Latency: Maximum" comes from the reads of its flush
@@ -103,6 +103,6 @@ func TestS1OnSSD(t *testing.T) {
 		assert.InEpsilon(t, secs(on, ph), secs(noFlush, ph), 0.10, "%s: a flush of the small buffer is cheap", ph)
 	}
 	assert.Greater(t, FlushMaxLatency(off), FlushMaxLatency(on)/2, "no long stall to remove: the buffer is small")
-	assert.LessOrEqual(t, noFlush.Report.Disks[0].DirtyBytesAtEnd, int64(1<<20), "at most the buffer is at risk")
-	assert.Zero(t, off.Report.Disks[0].DirtyBytesAtEnd)
+	assert.LessOrEqual(t, noFlush.Report.Disks[0].Common().DirtyAtEndBytes, int64(1<<20), "at most the buffer is at risk")
+	assert.Zero(t, off.Report.Disks[0].Common().DirtyAtEndBytes)
 }

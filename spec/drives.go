@@ -1,0 +1,66 @@
+package spec
+
+import (
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
+	"github.com/raidsim/raidsim/ssd"
+)
+
+// DriveKinds returns the kinds of drive a stack can be made of, in the
+// order `raidsim drives` lists them. A new kind of drive is a package
+// implementing drive.Model plus its line here: its presets are then
+// listed, planned, built and reported.
+func DriveKinds() []drive.Kind {
+	return []drive.Kind{disk.Kind, ssd.Kind}
+}
+
+// driveKind returns the kind of drive d describes: that of its Go model,
+// else of its preset (disks when none names one).
+func driveKind(d *Drive) drive.Kind {
+	switch {
+	case d.Custom != nil:
+		return drive.Kind{Name: d.Custom.Kind()}
+	case d.SSDModel != nil:
+		return ssd.Kind
+	case d.Model != nil || d.Preset == "":
+		return disk.Kind
+	}
+	if k, err := drive.Lookup(DriveKinds(), d.Preset); err == nil {
+		return k
+	}
+	return disk.Kind // whose planning names the unknown preset
+}
+
+// planOtherDrive plans a drive of a kind with no keys of its own: its Go
+// model (Drive.Custom) or its preset, every other key refused.
+func planOtherDrive(p *problems, d *Drive, k drive.Kind) (drive.Model, bool) {
+	const at = "stack.drive."
+	before := len(*p)
+	for _, key := range []struct {
+		name string
+		set  bool
+	}{{"spec", d.Spec != nil}, {"write_cache", d.WriteCache != nil}, {"write_cache_bytes", d.WriteCacheBytes != 0},
+		{"spindle_sync", d.SpindleSync}, {"scheduler", d.Scheduler != ""}, {"queue_depth", d.QueueDepth != 0},
+		{"read_ahead", d.ReadAhead != ""}, {"read_ahead_bytes", d.ReadAheadBytes != 0},
+		{"buffer_size", d.BufferSize != 0}, {"segments", d.Segments != 0},
+		{"precondition", d.Precondition != "" && d.Precondition != "none"}} {
+		if key.set {
+			p.add(at+key.name, "is not a setting of %s drives", k.Name)
+		}
+	}
+	if d.Custom != nil && (d.Preset != "" || d.Model != nil || d.SSDModel != nil) {
+		p.add(at+"preset", "give one model: a Go model (custom) or a preset, not both")
+	}
+	if len(*p) > before {
+		return nil, false
+	}
+	if d.Custom != nil {
+		return d.Custom, true
+	}
+	m, err := k.Preset(d.Preset)
+	if err != nil {
+		p.addErr(at+"preset", err)
+		return nil, false
+	}
+	return m, true
+}
