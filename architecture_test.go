@@ -91,8 +91,9 @@ var testImports = map[string][]string{
 	// The generator's test reads back the traces it wrote.
 	"internal/samplegen": {"sim", "trace"},
 	// The root's tests check whole stacks against the layers' own figures
-	// and run sweeps of them.
-	".": {"internal/counters", "sweep"},
+	// (a disk's or an SSD's report, through drive.Report) and run sweeps
+	// of them.
+	".": {"internal/counters", "sweep", "disk", "ssd"},
 }
 
 // randAllowed are the math/rand/v2 names that build an injected source

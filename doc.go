@@ -8,6 +8,7 @@
 // Everything else lives in a package of its own, each usable alone:
 //
 //	sim             virtual time, the event engine, requests, the Device interface, Observer hooks
+//	drive           the one interface every kind of drive meets (model, device, report section, presets)
 //	disk            the hard-disk model: zones, seek, rotation, buffer, write cache, NCQ, presets
 //	disk/disksim    DiskSim 4.0 parameter files as disk models
 //	ssd             the SSD model: link, write buffer, dies and channels, FTL, garbage collection, presets
