@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
@@ -42,7 +43,7 @@ func TestHostRebuildDriverCostOnce(t *testing.T) {
 	require.Len(t, s.Drives, 3, "two members and the spare")
 	var cmds, kib int64
 	for i, d := range s.Drives {
-		st := d.Stats()
+		st := d.(*disk.Drive).Stats()
 		n := st.Reads + st.Writes + st.Flushes
 		if i > 0 {
 			require.Positive(t, n, "drive %d served commands", i)
