@@ -14,6 +14,15 @@ func DriveKinds() []drive.Kind {
 	return []drive.Kind{disk.Kind, ssd.Kind}
 }
 
+// drivePresetNames lists every kind's presets, kind by kind.
+func drivePresetNames() []string {
+	var names []string
+	for _, k := range DriveKinds() {
+		names = append(names, k.Presets()...)
+	}
+	return names
+}
+
 // driveKind returns the kind of drive d describes: that of its Go model,
 // else of its preset (disks when none names one).
 func driveKind(d *Drive) drive.Kind {
@@ -63,4 +72,13 @@ func planOtherDrive(p *problems, d *Drive, k drive.Kind) (drive.Model, bool) {
 		return nil, false
 	}
 	return m, true
+}
+
+// diskParams are the plan's disk model's parameters (zero when the
+// drives are of another kind).
+func (pl *Plan) diskParams() disk.Params {
+	if m, ok := pl.Drive.(*disk.Model); ok {
+		return m.Params()
+	}
+	return disk.Params{}
 }

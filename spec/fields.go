@@ -50,7 +50,7 @@ var (
 	preconditionNames = enumNames(ssd.ParsePrecondition)
 	mapNames          = enumNames(trace.ParseMapMode)
 	levelNames        = raidLevelNames()
-	presetNames       = append(disk.PresetNames(), ssd.PresetNames()...)
+	presetNames       = drivePresetNames()
 	hostPresetNames   = append([]string{"none"}, host.Presets()...)
 	networkNames      = []string{"none", "gigabit", "10gbe"}
 	formatNames       = trace.Formats()
@@ -117,39 +117,39 @@ var driveFields = Table{
 	{Path: "stack.drive.write_cache", Label: "drive write cache", Doc: "the drive's write cache (an SSD's write buffer: off makes every write wait for its program)",
 		DefaultText: "the model's (on for every preset)",
 		defaultOf: func(_ *Experiment, pl *Plan) string {
-			if pl.SSD != nil {
-				return strconv.FormatBool(pl.SSD.Params().WriteBuffer > 0)
+			if m, ok := pl.Drive.(*ssd.Model); ok {
+				return strconv.FormatBool(m.Params().WriteBuffer > 0)
 			}
-			return strconv.FormatBool(pl.Drive.Params().WriteCache)
+			return strconv.FormatBool(pl.diskParams().WriteCache)
 		}},
 	{Path: "stack.drive.write_cache_bytes", Doc: "buffer share holding cached writes", Unit: "bytes", Aligned: true, NoZero: true,
 		DefaultText: "3/4 of the buffer",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().WriteCacheBytes) }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.diskParams().WriteCacheBytes) }},
 	{Path: "stack.drive.spindle_sync", Doc: "synchronize the drives' spindles: every platter at angle 0 at the start, so an array's members turn in lockstep (off: each at its own angle, drawn from the seed)",
 		Default: "false"},
 	{Path: "stack.drive.scheduler", Label: "drive scheduler", Doc: "the drive's tagged-queue scheduler", Values: schedulerNames, NoZero: true,
 		DefaultText: "the model's (" + disk.SATF.String() + " for presets)",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Drive.Params().Scheduler.String() }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.diskParams().Scheduler.String() }},
 	{Path: "stack.drive.queue_depth", Label: "NCQ depth", Doc: "commands the drive holds at once (its tagged queue); more wait in the host's queue", NoZero: true,
 		BoundsText: queueBounds(), DefaultText: "the model's (" + strconv.Itoa(disk.MaxQueueDepth) + " for disks)",
 		defaultOf: func(_ *Experiment, pl *Plan) string {
-			if pl.SSD != nil {
-				return strconv.Itoa(pl.SSD.Params().QueueDepth)
+			if m, ok := pl.Drive.(*ssd.Model); ok {
+				return strconv.Itoa(m.Params().QueueDepth)
 			}
-			return strconv.Itoa(pl.Drive.Params().QueueDepth)
+			return strconv.Itoa(pl.diskParams().QueueDepth)
 		}},
 	{Path: "stack.drive.read_ahead", Doc: "the drive's read-ahead policy", Values: readAheadNames,
 		DefaultText: "the model's (" + disk.ReadAheadSegment.String() + " for presets)",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Drive.Params().ReadAhead.String() }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.diskParams().ReadAhead.String() }},
 	{Path: "stack.drive.read_ahead_bytes", Doc: "the fixed read-ahead, or the cap of the track policies", Unit: "bytes", Aligned: true,
 		DefaultText: "the model's (0 for presets)",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().ReadAheadBytes) }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.diskParams().ReadAheadBytes) }},
 	{Path: "stack.drive.buffer_size", Doc: "the drive's buffer", Unit: "bytes", Aligned: true, NoZero: true, Bounds: rangeOf(0, maxBuffer),
 		DefaultText: "the model's",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.Drive.Params().BufferSize) }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return trace.FormatSize(pl.diskParams().BufferSize) }},
 	{Path: "stack.drive.segments", Doc: "read segments of the buffer", Bounds: rangeOf(1, disk.MaxSegments), NoZero: true,
 		DefaultText: "the model's",
-		defaultOf:   func(_ *Experiment, pl *Plan) string { return strconv.Itoa(pl.Drive.Params().Segments) }},
+		defaultOf:   func(_ *Experiment, pl *Plan) string { return strconv.Itoa(pl.diskParams().Segments) }},
 	{Path: "stack.drive.precondition", Doc: "SSDs only: the state each drive is put in before the run: fresh out of box, every page written once, or then random-overwritten until write amplification settles",
 		Default: ssd.FreshOutOfBox.String(), Values: preconditionNames, NoZero: true},
 }
