@@ -28,7 +28,7 @@ type Cache struct {
 	clean *extentTree // data equal to the device's
 	lrw   list        // dirty extents, least recently written first
 	age   list        // dirty extents, oldest first
-	lru   list        // clean extents, least recently used first
+	rp    replacer    // clean extents in eviction order
 
 	live      epochs   // dirty and destaging extents per flush epoch
 	epoch     uint64   // epoch of new writes; a flush starts the next
@@ -163,6 +163,7 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 		busy:   newExtentTree(cfg.Block, below.Capacity(), pool),
 		clean:  newExtentTree(cfg.Block, below.Capacity(), pool),
 	}
+	c.rp = newReplacer(cfg.Replacement, cfg.Size)
 	c.dirty.longAt = c.stripe
 	c.age.i = 1
 	c.childDone = c.onChildDone
@@ -389,10 +390,7 @@ func (c *Cache) reserve(h *host) bool {
 	if c.dirty.charge+c.destageCharge()+c.reserved+need > c.cfg.MaxDirty {
 		return false
 	}
-	for c.used()+need > c.cfg.Size && c.lru.head != nil {
-		c.evict(c.lru.head)
-	}
-	if c.used()+need > c.cfg.Size {
+	if !c.makeRoom(r.Offset, r.Offset, need) {
 		return false
 	}
 	h.need = need

@@ -212,8 +212,13 @@ type Config struct {
 	Mode Mode
 	// NoReadCache turns off clean read caching: reads are served from
 	// dirty data only and nothing read or destaged is kept. The default
-	// keeps clean data, evicted least recently used first.
+	// keeps clean data, evicted in the order of Replacement.
 	NoReadCache bool
+	// Replacement is the policy that evicts clean data for room: LRU
+	// (the zero value), FIFO, CLOCK, TwoQ, ARC, S3FIFO or SIEVE. Dirty
+	// data is never evicted; it becomes clean data when its destage
+	// completes.
+	Replacement Replacement
 	// ReadAhead, in bytes (a multiple of the sector size), is how far
 	// the cache reads ahead of a sequential stream (a read that continues
 	// the previous one), in the background, keeping the data clean. Zero
@@ -378,6 +383,9 @@ func (c Config) validateMemory(p *problems) {
 	}
 	if c.Mode >= numModes {
 		p.add("Mode %d is unknown", uint8(c.Mode))
+	}
+	if c.Replacement >= numReplacements {
+		p.add("Replacement %d is unknown", uint8(c.Replacement))
 	}
 	if c.ReadAhead < 0 {
 		p.add("ReadAhead must not be negative, got %d bytes", c.ReadAhead)

@@ -45,13 +45,11 @@ func (c *Cache) Crash() []Extent {
 	}
 	c.lrw.reset()
 	c.age.reset()
-	for e := c.lru.head; e != nil; {
-		next := c.lru.next(e)
+	for e := c.clean.idx.head; e != nil; e = c.clean.idx.head {
 		c.clean.remove(e)
 		c.freeExtent(e)
-		e = next
 	}
-	c.lru.reset()
+	c.rp = newReplacer(c.cfg.Replacement, c.cfg.Size) // its ghosts were in memory too
 	c.destaging, c.destBytes = 0, 0
 	c.draining = false
 	c.noteDirty()

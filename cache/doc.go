@@ -36,12 +36,33 @@
 // then data being written below, then clean data) are copied at memory
 // speed, and each missing range becomes one read below; the read
 // completes when all pieces have. Data read from below is kept clean,
-// least recently used first out, unless Config.NoReadCache. A read that
+// evicted in the order of Config.Replacement (see Replacement below),
+// unless Config.NoReadCache. A read that
 // continues the previous one keeps Config.ReadAhead bytes ahead of the
 // stream: once less than half of that is in memory or on its way, the
 // cache reads the next ReadAhead bytes below in the background. The host
 // does not wait for a read-ahead; a later read that needs its data waits
 // for it rather than reading the same data again.
+//
+// # Replacement
+//
+// Clean data (read from below, read ahead, or destaged) is evicted for
+// room in the order of a [Replacement] policy, each in a file of its
+// own following its paper with the paper's defaults: LRU (the
+// default), FIFO, CLOCK (one reference bit), 2Q (A1in 25% of Size,
+// A1out ghosts 50%), ARC (self-tuning, no parameter), S3-FIFO (small
+// FIFO 10% of Size, ghosts as much as the main FIFO's 90%) and SIEVE
+// (no parameter). The policies see clean extents, not pages: a
+// policy's shares are bytes of Config.Size, its ghosts are the ranges
+// of evicted extents (kept in a google/btree, so a miss that overlaps
+// a ghost hits it), and an extent a write cuts keeps its standing for
+// what is left. Dirty data is never a candidate: it is not clean data
+// until its destage completes, when it enters the policy as a miss
+// would (a ghost of its range counts); until then it holds its memory,
+// and a write that finds memory full of dirty data waits for a
+// destage whatever the policy. A write to clean data makes it dirty:
+// the clean copy leaves the policy. [BlockSim] runs a policy alone, on
+// whole blocks, for miss-ratio curves.
 //
 // # Destage
 //

@@ -19,7 +19,12 @@ func (c *Cache) CheckInvariants() error {
 	if err := checkTree("dirty", c.dirty, &c.lrw, &c.age); err != nil {
 		return err
 	}
-	if err := checkTree("clean", c.clean, &c.lru); err != nil {
+	if err := checkTree("clean", c.clean); err != nil {
+		return err
+	}
+	in := map[*extent]bool{}
+	c.clean.ascend(func(e *extent) bool { in[e] = true; return true })
+	if err := c.rp.(interface{ check(map[*extent]bool) error }).check(in); err != nil {
 		return err
 	}
 	if err := checkTree("busy", c.busy); err != nil {

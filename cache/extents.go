@@ -30,8 +30,8 @@ type extent struct {
 	// between extents counting in each for the share of its bytes each
 	// holds (see Stats.CoalescedWrites).
 	writes float64
-	// lk[0] links the LRW list (dirty) or the LRU list (clean), lk[1]
-	// the age list (dirty, oldest born first).
+	// lk[0] links the LRW list (dirty) or a replacement policy's queue
+	// (clean), lk[1] the age list (dirty, oldest born first).
 	lk [2]links
 	// ord links the extent to its neighbours in its tree, in offset
 	// order.
@@ -43,6 +43,9 @@ type extent struct {
 	// destage marks an in-flight extent that is a destage (else a
 	// write-through or FUA write of a host request).
 	destage bool
+	// q is the replacement policy's queue that holds a clean extent,
+	// freq its reference bit or frequency (see the policies).
+	q, freq uint8
 }
 
 // dataRange returns e's bytes for [a, b), capped, or nil.
@@ -206,8 +209,8 @@ func (t *extentTree) covered(off, end int64) int64 {
 type links struct{ prev, next *extent }
 
 // list is an intrusive doubly linked list of extents, oldest first: the
-// LRW order of dirty extents or the LRU order of clean ones (i = 0), or
-// the age order of dirty extents (i = 1).
+// LRW order of dirty extents or a replacement queue of clean ones
+// (i = 0), or the age order of dirty extents (i = 1).
 type list struct {
 	head, tail *extent
 	i          int

@@ -51,6 +51,9 @@ func propConfig(rng *rand.Rand) cache.Config {
 	if rng.IntN(3) == 0 {
 		cfg.MaxDirty = max(cfg.Size/int64(2+rng.IntN(6)), 4096)
 	}
+	if rng.IntN(2) == 0 {
+		cfg.Replacement = cache.Replacement(rng.IntN(len(cache.Replacements())))
+	}
 	return cfg
 }
 

@@ -45,7 +45,7 @@ func (c *Cache) serveRead(h *host) {
 		if caching {
 			ce, cnext := c.clean.probe(pos, bnext)
 			if ce != nil && (!want || ce.data != nil) {
-				c.lru.moveToBack(ce)
+				c.rp.hit(ce)
 				pos = c.hit(h, ce, pos, bnext)
 				continue
 			}
@@ -248,8 +248,8 @@ func (c *Cache) overlay(dst []byte, off, end int64) {
 }
 
 // fillClean keeps the parts of [off, end) that no tree holds as clean
-// data (data holds the range's bytes, or is nil), evicting the least
-// recently used clean data to make room. It gives way to writes waiting
+// data (data holds the range's bytes, or is nil), evicting clean data in
+// the replacement policy's order to make room. It gives way to writes waiting
 // for room.
 func (c *Cache) fillClean(off, end int64, data []byte) {
 	if c.cfg.NoReadCache || c.cfg.Mode == Off || len(c.stalled) > 0 {
@@ -269,11 +269,7 @@ func (c *Cache) fillClean(off, end int64, data []byte) {
 			pos = e.end
 			continue
 		}
-		need := c.clean.chargeOf(pos, next)
-		for c.used()+need > c.cfg.Size && c.lru.head != nil {
-			c.evict(c.lru.head)
-		}
-		if c.used()+need > c.cfg.Size {
+		if !c.makeRoom(pos, next, c.clean.chargeOf(pos, next)) {
 			return
 		}
 		e = c.newExtent(pos, next)
@@ -281,17 +277,31 @@ func (c *Cache) fillClean(off, end int64, data []byte) {
 			e.data = append([]byte(nil), data[pos-off:next-off]...)
 		}
 		c.clean.insert(e)
-		c.lru.pushBack(e)
+		c.rp.admit(e)
 		pos = next
 	}
 }
 
-// evict drops the clean extent e.
+// makeRoom evicts clean data, in the replacement policy's order, until
+// need more bytes fit in cache memory, for clean data of [off, end) or
+// (off == end) dirty data, and reports whether they do.
+func (c *Cache) makeRoom(off, end, need int64) bool {
+	c.rp.miss(off, end)
+	for c.used()+need > c.cfg.Size {
+		e := c.rp.victim()
+		if e == nil {
+			return false
+		}
+		c.evict(e)
+	}
+	return true
+}
+
+// evict drops the clean extent e, which the policy has let go.
 func (c *Cache) evict(e *extent) {
 	c.st.Evictions++
 	c.st.EvictedBytes += e.end - e.off
 	c.clean.remove(e)
-	c.lru.unlink(e)
 	c.freeExtent(e)
 }
 
@@ -303,8 +313,8 @@ func (c *Cache) dropClean(off, end int64) {
 	for _, e := range c.merge {
 		switch {
 		case off <= e.off && e.end <= end:
+			c.rp.remove(e)
 			c.clean.remove(e)
-			c.lru.unlink(e)
 			c.freeExtent(e)
 		case e.off < off && end < e.end:
 			r := c.newExtent(end, e.end)
@@ -312,16 +322,19 @@ func (c *Cache) dropClean(off, end int64) {
 			if e.data != nil {
 				e.data = e.data[: off-e.off : off-e.off]
 			}
+			c.rp.shrink(e, e.end-off)
 			c.clean.setRange(e, e.off, off)
 			c.clean.insert(r)
-			c.lru.insertAfter(r, e)
+			c.rp.split(e, r)
 		case e.off < off:
 			if e.data != nil {
 				e.data = e.data[: off-e.off : off-e.off]
 			}
+			c.rp.shrink(e, e.end-off)
 			c.clean.setRange(e, e.off, off)
 		default:
 			e.data = e.dataRange(end, e.end)
+			c.rp.shrink(e, end-e.off)
 			c.clean.setRange(e, end, e.end)
 		}
 	}
