@@ -6,6 +6,6 @@ package cache
 type fifoPolicy struct{ queues }
 
 func (p *fifoPolicy) miss(int64, int64) {}
-func (p *fifoPolicy) admit(e *extent)  { p.push(0, e) }
-func (p *fifoPolicy) hit(*extent)      {}
-func (p *fifoPolicy) victim() *extent  { return p.q[0].popFront() }
+func (p *fifoPolicy) admit(e *extent)   { p.push(0, e) }
+func (p *fifoPolicy) hit(*extent)       {}
+func (p *fifoPolicy) victim() *extent   { return p.q[0].popFront() }

@@ -9,6 +9,6 @@ package cache
 type lruPolicy struct{ queues }
 
 func (p *lruPolicy) miss(int64, int64) {}
-func (p *lruPolicy) admit(e *extent)  { p.push(0, e) }
-func (p *lruPolicy) hit(e *extent)    { p.q[0].moveToBack(e) }
-func (p *lruPolicy) victim() *extent  { return p.q[0].popFront() }
+func (p *lruPolicy) admit(e *extent)   { p.push(0, e) }
+func (p *lruPolicy) hit(e *extent)     { p.q[0].moveToBack(e) }
+func (p *lruPolicy) victim() *extent   { return p.q[0].popFront() }
