@@ -21,7 +21,7 @@ type given struct {
 }
 
 // flagSet registers table on a new flag set for `raidsim cmd`, fio's
-// spellings as aliases.
+// spellings as aliases (and any underscore as a dash).
 func flagSet(cmd string, table []*runFlag) *pflag.FlagSet {
 	fs := newFlags(cmd)
 	aliases := make(map[string]string)
@@ -34,11 +34,11 @@ func flagSet(cmd string, table []*runFlag) *pflag.FlagSet {
 			aliases[a] = f.name
 		}
 	}
-	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	fs.SetNormalizeFunc(func(fs *pflag.FlagSet, name string) pflag.NormalizedName {
 		if n, ok := aliases[name]; ok {
 			return pflag.NormalizedName(n)
 		}
-		return pflag.NormalizedName(name)
+		return kebab(fs, name)
 	})
 	return fs
 }

@@ -71,7 +71,7 @@ func TestBenchHelpNamesItsBase(t *testing.T) {
 	code, out, _ := runCLI(t, "bench", "--help")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "a 64MiB volume cache over a 4-drive RAID 5 of deskstar-7k500, 1000000 randrw requests (70% reads)")
-	assert.Contains(t, out, "[phases[0].iodepth, with --trace phases[0].trace.iodepth; base: 32]")
+	assert.Contains(t, out, "[phases[0].iodepth, with --trace phases[0].trace.iodepth; base: 32;")
 	assert.Contains(t, out, "[stack.drive.preset; base: deskstar-7k500")
 	assert.Contains(t, out, "--count N")
 	assert.NotContains(t, out, "--timeline")

@@ -33,14 +33,21 @@ var errHelp = errors.New("help printed")
 var errUsage = errors.New("usage")
 
 // newFlags returns a flag set for `raidsim cmd` taking GNU-style
-// double-dash flags. It prints nothing: parseFlags reports errors and
-// prints the help.
+// double-dash flags, named in kebab-case: an underscore is read as a
+// dash, so fio's spellings (--random_distribution) work too. It prints
+// nothing: parseFlags reports errors and prints the help.
 func newFlags(cmd string) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("raidsim "+cmd, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.SortFlags = false
+	fs.SetNormalizeFunc(kebab)
 	return fs
+}
+
+// kebab normalizes a flag name: underscores are dashes.
+func kebab(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	return pflag.NormalizedName(strings.ReplaceAll(name, "_", "-"))
 }
 
 // parseFlags parses args into fs, calling each for every flag in

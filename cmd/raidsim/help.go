@@ -15,13 +15,23 @@ import (
 // helpWidth is the width --help wraps its text to.
 const helpWidth = 100
 
+// keys is the field table the help renders: spec.Fields, the one
+// definition of every key.
+var keys = spec.Fields()
+
 // writeGroups lists the flags of table under their group headings, each
-// with its usage, then the key path it sets and the value it has when
-// not given: the base experiment's, else the field's default.
+// with its help, then the key path it sets, the value it has when not
+// given (the base experiment's, else the field's default) and its
+// bounds.
 func writeGroups(w io.Writer, table []*runFlag) { writeGroupsOn(w, table, baseExperiment()) }
 
 // writeGroupsOn is writeGroups naming x's values as the base.
 func writeGroupsOn(w io.Writer, table []*runFlag, x spec.Experiment) {
+	writeGroupsWith(w, table, x, keys)
+}
+
+// writeGroupsWith is writeGroupsOn with the field definitions of t.
+func writeGroupsWith(w io.Writer, table []*runFlag, x spec.Experiment, t spec.Table) {
 	baseTree := treeOf(x)
 	col := 0
 	for _, f := range table {
@@ -40,8 +50,12 @@ func writeGroupsOn(w io.Writer, table []*runFlag, x spec.Experiment) {
 			if f.group != g {
 				continue
 			}
-			lines := wrap(f.usage, helpWidth-col)
-			if info := f.pathInfo(baseTree); info != "" {
+			lines := wrap(f.help(t), helpWidth-col)
+			info := f.pathInfo(baseTree, t)
+			if a := f.also(); a != "" {
+				info = strings.TrimPrefix(info+"; "+a, "; ")
+			}
+			if info != "" {
 				lines = append(lines, wrap("["+info+"]", helpWidth-col)...)
 			}
 			fmt.Fprintf(w, "  %-*s%s\n", col-2, f.synopsis(), lines[0])
@@ -52,16 +66,21 @@ func writeGroupsOn(w io.Writer, table []*runFlag, x spec.Experiment) {
 	}
 }
 
-// synopsis is "--name VALUE" with the aliases.
+// synopsis is "--name VALUE".
 func (f *runFlag) synopsis() string {
 	s := "--" + f.name
 	if f.metavar != "" {
 		s += " " + f.metavar
 	}
-	for _, a := range f.aliases {
-		s += ", --" + a
-	}
 	return s
+}
+
+// also names the flag's other spellings (fio's), for its help.
+func (f *runFlag) also() string {
+	if len(f.aliases) == 0 {
+		return ""
+	}
+	return "also --" + strings.Join(f.aliases, ", --")
 }
 
 // helpPaths are the key paths of the flags that are not one path.
@@ -71,9 +90,37 @@ var helpPaths = map[string]string{
 	"cache":     "stack.cache.size, off: no stack.cache; base: no cache",
 }
 
-// pathInfo says which field the flag sets and its value when the flag
-// is not given.
-func (f *runFlag) pathInfo(baseTree any) string {
+// help is the flag's help: for a flag that sets one field, the field's
+// doc and names (spec.Fields), then the flag's note; else its usage.
+func (f *runFlag) help(t spec.Table) string {
+	fd, ok := t.Lookup(f.path)
+	if f.path == "" || !ok || f.settings != nil {
+		return f.usage
+	}
+	s := fd.Doc
+	if len(fd.Values) > 0 {
+		s += ": " + orList(fd.Values)
+	}
+	if td, ok := t.Lookup(f.tracePath); ok && f.tracePath != "" {
+		s += "; with --trace: " + td.Doc
+	}
+	if f.usage != "" {
+		s += "; " + f.usage
+	}
+	return s
+}
+
+// orList writes "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// pathInfo says which field the flag sets, its value when the flag is
+// not given and its bounds.
+func (f *runFlag) pathInfo(baseTree any, t spec.Table) string {
 	if p, ok := helpPaths[f.name]; ok {
 		return p
 	}
@@ -84,11 +131,14 @@ func (f *runFlag) pathInfo(baseTree any) string {
 	if f.path == "" {
 		return info
 	}
+	fd, _ := t.Lookup(f.path)
 	if v, ok := valueAt(baseTree, f.path); ok {
-		return fmt.Sprintf("%s; base: %v", info, v)
+		info = fmt.Sprintf("%s; base: %v", info, v)
+	} else if d := fd.DefaultWords(); d != "" && !fd.Required {
+		info = fmt.Sprintf("%s; default: %s", info, d)
 	}
-	if d, _ := spec.Default(f.path); d != "" {
-		return fmt.Sprintf("%s; default: %s", info, strings.Trim(d, "()"))
+	if b := fd.BoundsWords(); b != "" {
+		info += "; " + b
 	}
 	return info
 }

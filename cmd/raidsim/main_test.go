@@ -143,7 +143,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{[]string{"run", "--bs", "0"}, 2, "--bs: phases[0].bs: 0 is not a usable value: leave the key out for the default, 4KiB"},
 		{[]string{"run", "--iodepth", "100000000"}, 2, "--iodepth: phases[0].iodepth: 100000000 is outside 0..65536"},
 		{[]string{"run", "--offset", "10TiB"}, 2, "--offset: phases[0].offset: 10995116277760 is past the end of the 500107862016-byte stack"},
-		{[]string{"run", "--random_distribution", "zipf:-1"}, 2, `--random_distribution: phases[0].random_distribution: "zipf:-1"`},
+		{[]string{"run", "--random_distribution", "zipf:-1"}, 2, `--random-distribution: phases[0].random_distribution: "zipf:-1"`},
 		{[]string{"run", "stray"}, 2, `unexpected argument "stray"`},
 		{[]string{"run", "--frobnicate"}, 2, "unknown flag: --frobnicate"},
 		{[]string{"run", "--bs"}, 2, "flag needs an argument: --bs"},

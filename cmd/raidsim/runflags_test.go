@@ -166,7 +166,10 @@ func TestEveryRunFlagIsASpecPath(t *testing.T) {
 	for _, f := range runFlags {
 		t.Run(f.name, func(t *testing.T) {
 			assert.NotEmpty(t, f.group)
-			assert.NotEmpty(t, f.usage)
+			assert.NotEmpty(t, f.help(keys))
+			if fd, ok := spec.FieldAt(f.path); ok && f.settings == nil {
+				assert.Contains(t, f.help(keys), fd.Doc, "--%s's help is its field's doc", f.name)
+			}
 			require.NotEmpty(t, f.example)
 			section := helpSection(help, f.group)
 			assert.Contains(t, section, "  "+f.synopsis()+" ", "--%s is listed under %q", f.name, f.group)
@@ -225,8 +228,8 @@ func TestRunHelp(t *testing.T) {
 		}
 		assert.Contains(t, out, "one phase of 1000 randread requests of 4KiB at iodepth 1, on one travelstar-7k500, seed 1")
 		assert.Contains(t, out, "[phases[0].rw; base: randread]")
-		assert.Contains(t, out, "[stack.raid.stripe_unit; default: 64KiB]")
-		assert.Contains(t, out, "--ios N, --number_ios")
+		assert.Contains(t, out, "[stack.raid.stripe_unit; default: 64KiB;")
+		assert.Contains(t, out, "also --number_ios")
 	}
 	code, out, errOut := runCLI(t, "gen", "--help")
 	assert.Equal(t, 0, code)
@@ -299,8 +302,8 @@ var badValues = []struct {
 	{[]string{"--rwmixread", "101"}, "", synth("rwmixread: 101"), "", "phases[0].rwmixread: 101 is outside 0..100"},
 	{[]string{"--offset", "10TiB"}, "", synth("offset: 10TiB"), "", "phases[0].offset: 10995116277760 is past the end of the 500107862016-byte stack"},
 	{[]string{"--size", "3000"}, "", synth("size: 3000"), "", "phases[0].size: 3000 is not a multiple of 512"},
-	{[]string{"--random_distribution", "zipf:-1"}, "", synth("random_distribution: zipf:-1"), "", `phases[0].random_distribution: "zipf:-1"`},
-	{[]string{"--percentage_random", "101"}, "", synth("percentage_random: 101"), "", "phases[0].percentage_random: 101 is outside 0..100"},
+	{[]string{"--random-distribution", "zipf:-1"}, "", synth("random_distribution: zipf:-1"), "", `phases[0].random_distribution: "zipf:-1"`},
+	{[]string{"--percentage-random", "101"}, "", synth("percentage_random: 101"), "", "phases[0].percentage_random: 101 is outside 0..100"},
 	{[]string{"--fsync", "-1"}, "", synth("fsync: -1"), "", "phases[0].fsync: -1 is negative"},
 	{[]string{"--seed", "-1"}, "", synth(""), "seed: -1", "seed: -1 is negative"},
 	{[]string{"--power-loss-at", "-1s"}, "", synth(""), "power_loss_at: -1s", "power_loss_at: -1s is outside"},
