@@ -335,7 +335,7 @@ var phaseFields = Table{
 		Bounds: rangeOf(0, trace.MaxIODepth)},
 	{Path: "phases[].offset", Doc: "where the region addressed starts", Unit: "bytes", Aligned: true, Default: "0"},
 	{Path: "phases[].size", Label: "region size", Doc: "the length of the region addressed (0: to the end of the stack)", Unit: "bytes", Aligned: true, Default: "0"},
-	{Path: "phases[].ios", Doc: "the number of requests (0: one pass over size, fio's io_size = size)", Default: "0", Bounds: rangeOf(0, maxIOs)},
+	{Path: "phases[].ios", Label: "requests", Doc: "the number of requests (0: one pass over size, fio's io_size = size)", Default: "0", Bounds: rangeOf(0, maxIOs)},
 	{Path: "phases[].random_distribution", Doc: "random offsets: uniform, zipf:THETA, pareto:H or normal:PCT", NoZero: true,
 		Default: workloadDefaults.RandomDistribution.String()},
 	{Path: "phases[].percentage_random", Doc: "share of random requests in a sequential pattern", Unit: "percent", Default: "0", Bounds: rangeOf(0, 100)},

@@ -38,8 +38,9 @@
 // by removing the stack.cache section); removing a field that is not
 // there does nothing, and null cannot remove a list element. Every other
 // value, 0 included, is set as it is and means what the configuration
-// says it means (in raidsim a cache size of 0 is the default size, not
-// "no cache"). Values may be maps or lists, which replace the whole
+// says it means (raidsim refuses a cache size of 0, which its types read
+// as "the default": sweep null for no cache). Values may be maps or
+// lists, which replace the whole
 // field. Values are set in axis order, so an axis may refine what an
 // earlier one set (stack.cache, then stack.cache.mode).
 //

@@ -37,11 +37,11 @@ type Axis struct {
 //	  - path: stack.raid.stripe_unit
 //	    values: [64KiB, 128KiB]
 //	  - path: stack.cache.size
-//	    values: [0, 64MiB]
+//	    values: [16MiB, 64MiB]
 //
 //	sweep:                          # a map: path -> values
 //	  stack.raid.stripe_unit: [64KiB, 128KiB]
-//	  stack.cache.size: [0, 64MiB]
+//	  stack.cache.size: [16MiB, 64MiB]
 //
 // A Go map has no order, so Split orders the axes of the map form by path.
 // A caller that decodes YAML or JSON itself and wants the file's order

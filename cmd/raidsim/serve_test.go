@@ -29,7 +29,7 @@ var screenshot = flag.String("screenshot", "", "TestPlaygroundChromium: save a P
 // byte for byte what `raidsim run` prints with the flags it shows.
 func TestPlaygroundMatchesCLI(t *testing.T) {
 	s := playground.Defaults()
-	s.IOs, s.CacheMiB = 500, 8
+	s["phases[0].ios"], s["stack.cache.size"] = "500", "8MiB"
 	r, err := playground.Run(s)
 	require.NoError(t, err)
 	code, out, errOut := runCLI(t, s.Args()...)
@@ -106,13 +106,13 @@ func TestPlaygroundChromium(t *testing.T) {
 		{"wait for the first run", waitRuns("1")},
 		{"read the first run", chromedp.Evaluate(readPage, &first)},
 		// Move the queue-depth slider: the page reruns by itself.
-		{"move the slider", chromedp.Evaluate(`(() => { const s = document.getElementById("iodepth"); s.value = "16";
+		{"move the slider", chromedp.Evaluate(`(() => { const s = document.querySelector('[data-path="phases[0].iodepth"]'); s.value = "16";
 			s.dispatchEvent(new Event("input")); return true })()`, nil)},
 		{"wait for the second run", waitRuns("2")},
 		{"read the second run", chromedp.Evaluate(readPage, &second)},
 		// Change a control (a 1 MiB volume write-back cache, which fills
 		// and destages) as a user does, then press Run.
-		{"choose a 1 MiB cache", chromedp.SetValue("#cache_mib", "1", chromedp.ByQuery)},
+		{"choose a 1 MiB cache", chromedp.SetValue(`[data-path="stack.cache.size"]`, "1MiB", chromedp.ByQuery)},
 		{"press Run", chromedp.Evaluate(`document.getElementById("run").click(), true`, nil)},
 		{"wait for the third run", waitRuns("3")},
 		{"read the third run", chromedp.Evaluate(readPage, &third)},

@@ -6,45 +6,31 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/raidsim/raidsim/internal/keypath"
 	"github.com/raidsim/raidsim/sweep"
 )
 
 // Figures name what was swept in words, not key paths: "stripe unit",
-// "cache 16 MiB", "no cache".
+// "cache 16 MiB", "no cache". The words of a key are its label in the
+// field table (spec.Fields).
 
-// fieldWords names the fields people sweep most, by key path with list
-// indices removed.
-var fieldWords = map[string]string{
-	"stack.raid.stripe_unit":  "stripe unit",
-	"stack.raid.level":        "RAID level",
-	"stack.raid.layout":       "parity layout",
-	"stack.raid.raid5_write":  "RAID 5 small writes",
-	"stack.disks":             "drives",
-	"stack.cache":             "volume cache",
-	"stack.cache.size":        "cache size",
-	"stack.cache.mode":        "cache mode",
-	"stack.cache.policy":      "destage policy",
-	"stack.cache.order":       "destage order",
-	"stack.drive.preset":      "drive",
-	"stack.drive.write_cache": "drive write cache",
-	"stack.drive.queue_depth": "NCQ depth",
-	"stack.drive.scheduler":   "drive scheduler",
-	"phases.iodepth":          "queue depth",
-	"phases.bs":               "block size",
-	"phases.rw":               "access pattern",
-	"phases.rwmixread":        "reads (%)",
-	"phases.size":             "region size",
+// pattern is a key path with its list indices as "[]" ("phases[].bs").
+func pattern(path string) string {
+	p, err := keypath.Pattern(path)
+	if err != nil {
+		return path
+	}
+	return p
 }
-
-var listIndex = regexp.MustCompile(`\[\d+\]`)
 
 // axisWords names a swept key path for a figure's axis or legend.
 func axisWords(path string) string {
-	if w, ok := fieldWords[listIndex.ReplaceAllString(path, "")]; ok {
-		return w
+	if f, ok := keys.Lookup(path); ok {
+		return f.Words()
 	}
-	last := path[strings.LastIndex(path, ".")+1:]
-	return strings.ReplaceAll(listIndex.ReplaceAllString(last, ""), "_", " ")
+	last := pattern(path)
+	last = last[strings.LastIndex(last, ".")+1:]
+	return strings.ReplaceAll(strings.ReplaceAll(last, "[]", ""), "_", " ")
 }
 
 var sizeUnit = regexp.MustCompile(`^(\d+(?:\.\d+)?)([KMGTP]iB)$`)
@@ -53,7 +39,7 @@ var sizeUnit = regexp.MustCompile(`^(\d+(?:\.\d+)?)([KMGTP]iB)$`)
 // ("64 KiB"), a removed cache as "no cache", a cache section by its
 // size ("cache 16 MiB"), switches as on and off.
 func valueWords(path string, v any) string {
-	cache := listIndex.ReplaceAllString(path, "") == "stack.cache"
+	cache := pattern(path) == "stack.cache"
 	switch x := v.(type) {
 	case nil:
 		if cache {
@@ -98,8 +84,8 @@ func pointWords(p sweep.Point) string {
 		path := p.Paths[i]
 		w := valueWords(path, v)
 		switch {
-		case listIndex.ReplaceAllString(path, "") == "stack.cache":
-		case listIndex.ReplaceAllString(path, "") == "stack.raid.level":
+		case pattern(path) == "stack.cache":
+		case pattern(path) == "stack.raid.level":
 			w = "RAID " + w
 		default:
 			w = fmt.Sprintf("%s %s", axisWords(path), w)

@@ -5,116 +5,105 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/raidsim/raidsim"
-	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/lifelog"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/teach"
 )
 
-// Settings are the page's controls.
-type Settings struct {
-	// Drive is a disk preset (disk.PresetNames).
-	Drive string `json:"drive"`
-	// WriteCache turns the drives' write cache on.
-	WriteCache bool `json:"write_cache"`
-	// RAID is "none" (one drive), "0", "1", "5" or "10".
-	RAID string `json:"raid"`
-	// Disks is the number of drives of an array.
-	Disks int `json:"disks"`
-	// StripeKiB is the stripe unit in KiB.
-	StripeKiB int `json:"stripe_kib"`
-	// CacheMiB is the volume write-back cache in MiB; 0 is none.
-	CacheMiB int `json:"cache_mib"`
-	// Policy is the cache's destage policy: wm, interval, idle, linear.
-	Policy string `json:"policy"`
-	// RW is the access pattern (fio's rw); BSKiB the block size in KiB;
-	// IODepth the requests outstanding; IOs how many.
-	RW      string `json:"rw"`
-	BSKiB   int    `json:"bs_kib"`
-	IODepth int    `json:"iodepth"`
-	IOs     int    `json:"ios"`
-	// Seed seeds every random stream.
-	Seed uint64 `json:"seed"`
+// Settings are the values of the page's controls, by key path
+// ("stack.raid.level": "5"), as a file or `--set` writes them.
+type Settings map[string]string
+
+// Defaults are the page's starting settings (small random writes on a
+// 4-drive RAID 5).
+func Defaults() Settings {
+	s := Settings{}
+	for _, c := range pageControls {
+		s[c.Path] = c.Start
+	}
+	return s
 }
 
-// MaxIOs bounds a playground run: it runs in a browser tab.
-const MaxIOs = 20000
-
-// Defaults are the page's starting settings: small random writes on a
-// 4-drive RAID 5.
-func Defaults() Settings {
-	return Settings{Drive: "deskstar-7k160", WriteCache: true, RAID: "5", Disks: 4, StripeKiB: 64,
-		Policy: "wm", RW: "randwrite", BSKiB: 4, IODepth: 4, IOs: 2000, Seed: 1}
+// used returns the controls s sets, in page order: a control whose
+// section is left out (its Needs set to None) is not.
+func (s Settings) used() []Control {
+	var out []Control
+	left := map[string]bool{}
+	for _, c := range pageControls {
+		if left[c.Needs] || c.None != "" && s[c.Path] == c.None {
+			left[c.Path] = true
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // Args are the `raidsim run` flags that describe the same experiment:
 // the page shows them, and `raidsim run` with them prints Result.Report.
 func (s Settings) Args() []string {
-	a := []string{"run", "--drive", s.Drive, "--write-cache", onOff(s.WriteCache)}
-	if s.RAID != "none" {
-		a = append(a, "--raid", s.RAID, "--disks", strconv.Itoa(s.Disks), "--stripe", fmt.Sprintf("%dKiB", s.StripeKiB))
+	a := []string{"run"}
+	for _, c := range s.used() {
+		a = append(a, "--"+c.Flag, s[c.Path])
 	}
-	if s.CacheMiB > 0 {
-		a = append(a, "--cache", fmt.Sprintf("%dMiB", s.CacheMiB), "--destage", s.Policy)
-	}
-	return append(a, "--rw", s.RW, "--bs", fmt.Sprintf("%dKiB", s.BSKiB), "--iodepth", strconv.Itoa(s.IODepth),
-		"--ios", strconv.Itoa(s.IOs), "--seed", strconv.FormatUint(s.Seed, 10))
+	return a
 }
 
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-// check reports what is wrong with s, every problem at once.
+// check reports what is wrong with s, every problem at once: a key that
+// is no control, a choice a select does not offer, a number outside the
+// control's bounds.
 func (s Settings) check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("playground: "+format, args...)) }
-	if !slices.Contains(disk.PresetNames(), s.Drive) {
-		bad("unknown drive %q", s.Drive)
+	known := map[string]Control{}
+	for _, c := range pageControls {
+		known[c.Path] = c
 	}
-	if !slices.Contains([]string{"none", "0", "1", "5", "10"}, s.RAID) {
-		bad("RAID level %q: want none, 0, 1, 5 or 10", s.RAID)
-	}
-	if s.IOs < 1 || s.IOs > MaxIOs {
-		bad("%d requests: want 1 to %d", s.IOs, MaxIOs)
-	}
-	if s.CacheMiB < 0 || s.CacheMiB > 4096 {
-		bad("cache %d MiB: want 0 to 4096", s.CacheMiB)
+	for _, path := range slices.Sorted(maps.Keys(s)) {
+		c, ok := known[path]
+		v := s[path]
+		switch {
+		case !ok:
+			bad("%s: not a control of the page", path)
+		case len(c.Options) > 0 && !slices.ContainsFunc(c.Options, func(o Option) bool { return o.Value == v }):
+			bad("%s: %q is not a choice (%s)", path, v, choices(c.Options))
+		case c.Kind == "number" || c.Kind == "range":
+			if n, err := strconv.ParseFloat(v, 64); err != nil || n < c.Min || n > c.Max {
+				bad("%s: %q: want %g to %g", path, v, c.Min, c.Max)
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
 
+// choices lists the values of options.
+func choices(opts []Option) string {
+	var b strings.Builder
+	for i, o := range opts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(o.Value)
+	}
+	return b.String()
+}
+
 // Experiment returns the experiment s describes, field by field at the
-// key paths the CLI's flags set.
+// key paths of its controls (what the CLI's flags set).
 func (s Settings) Experiment() (*spec.Experiment, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	x := &spec.Experiment{Phases: []spec.Phase{{}}}
-	set := [][2]string{
-		{"seed", strconv.FormatUint(s.Seed, 10)},
-		{"stack.drive.preset", s.Drive}, {"stack.drive.write_cache", onOff(s.WriteCache)},
-		{"phases[0].rw", s.RW}, {"phases[0].bs", fmt.Sprintf("%dKiB", s.BSKiB)},
-		{"phases[0].iodepth", strconv.Itoa(s.IODepth)}, {"phases[0].ios", strconv.Itoa(s.IOs)},
-	}
-	if s.RAID != "none" {
-		set = append(set, [2]string{"stack.raid.level", s.RAID}, [2]string{"stack.disks", strconv.Itoa(s.Disks)},
-			[2]string{"stack.raid.stripe_unit", fmt.Sprintf("%dKiB", s.StripeKiB)})
-	}
-	if s.CacheMiB > 0 {
-		set = append(set, [2]string{"stack.cache.size", fmt.Sprintf("%dMiB", s.CacheMiB)},
-			[2]string{"stack.cache.policy", s.Policy})
-	}
 	var errs []error
-	for _, kv := range set {
-		errs = append(errs, spec.Set(x, kv[0], kv[1]))
+	for _, c := range s.used() {
+		errs = append(errs, spec.Set(x, c.Path, s[c.Path]))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -203,7 +192,8 @@ func Run(s Settings) (*Result, error) {
 	return r, nil
 }
 
-// RunJSON runs the settings in JSON and returns the result in JSON, or
+// RunJSON runs the settings in JSON (an object of key paths and values;
+// a key left out keeps its start) and returns the result in JSON, or
 // {"error": "..."}: the page's one call.
 func RunJSON(settings string) string {
 	s := Defaults()
@@ -219,16 +209,7 @@ func RunJSON(settings string) string {
 	return string(j)
 }
 
-func joinArgs(a []string) string {
-	var b bytes.Buffer
-	for i, s := range a {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
+func joinArgs(a []string) string { return strings.Join(a, " ") }
 
 // cdf returns the latency CDF at the histogram's bucket bounds.
 func cdf(rep *raidsim.Report) []Point {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,13 +14,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim/cmd/raidsim/playground"
+	"github.com/raidsim/raidsim/host"
+	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
 )
 
 // TestRunResult: a playground run has the numbers, curves, stripe map
 // and explain trees the page draws, consistent with each other.
 func TestRunResult(t *testing.T) {
 	s := playground.Defaults()
-	s.IOs = 300
+	s["phases[0].ios"] = "300"
 	r, err := playground.Run(s)
 	require.NoError(t, err)
 	assert.Positive(t, r.IOPS)
@@ -48,16 +52,78 @@ func TestRunResult(t *testing.T) {
 // TestRunJSONErrors: bad settings come back as {"error": ...}.
 func TestRunJSONErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"drive":"floppy"}`: `unknown drive \"floppy\"`,
-		`{"ios":0}`:          "0 requests",
-		`{"raid":"7"}`:       `RAID level \"7\"`,
-		`not json`:           "settings:",
-		`{"rw":"sideways"}`:  "phases[0].rw",
+		`{"stack.drive.preset":"floppy"}`: `stack.drive.preset: "floppy" is not a choice`,
+		`{"phases[0].ios":"0"}`:           `phases[0].ios: "0": want 1 to 20000`,
+		`{"stack.raid.level":"7"}`:        `stack.raid.level: "7" is not a choice`,
+		`not json`:                        "settings:",
+		`{"phases[0].rw":"sideways"}`:     `phases[0].rw: "sideways" is not a choice`,
+		`{"stack.colour":"red"}`:          "stack.colour: not a control",
+		`{"stack.disks":"2"}`:             "stack.disks: RAID 5 needs at least 3 drives",
 	} {
 		out := playground.RunJSON(in)
 		var e struct{ Error string }
 		require.NoError(t, json.Unmarshal([]byte(out), &e))
-		assert.Contains(t, e.Error, strings.ReplaceAll(want, `\"`, `"`), in)
+		assert.Contains(t, e.Error, want, in)
+	}
+}
+
+// TestControlsComeFromTheFieldTable: the page's controls are keys of
+// spec.Fields with their labels, docs, the layers' names as choices and
+// the keys' bounds: RAID 6, the SSDs and the hosts are there because
+// the layers have them.
+func TestControlsComeFromTheFieldTable(t *testing.T) {
+	byPath := map[string]playground.Control{}
+	for _, c := range playground.PageControls() {
+		f, ok := spec.FieldAt(c.Path)
+		require.True(t, ok, c.Path)
+		assert.Equal(t, f.Words(), c.Label, c.Path)
+		assert.Equal(t, f.Doc, c.Doc, c.Path)
+		for _, v := range f.Values {
+			assert.True(t, slices.ContainsFunc(c.Options, func(o playground.Option) bool { return o.Value == v }), "%s: %s is a choice", c.Path, v)
+		}
+		if f.Bounds != nil {
+			assert.LessOrEqual(t, c.Max, f.Bounds.Max, c.Path)
+		}
+		byPath[c.Path] = c
+	}
+	options := func(path string) []string {
+		var out []string
+		for _, o := range byPath[path].Options {
+			out = append(out, o.Value)
+		}
+		return out
+	}
+	assert.Contains(t, options("stack.raid.level"), "6")
+	assert.Subset(t, options("stack.drive.preset"), ssd.PresetNames())
+	assert.Subset(t, options("stack.host.preset"), host.Presets())
+}
+
+// TestEveryChoiceRuns: each choice of each select runs from the page's
+// starting settings (an SSD, RAID 6, a host behind the stack).
+func TestEveryChoiceRuns(t *testing.T) {
+	for _, c := range playground.PageControls() {
+		for _, o := range c.Options {
+			s := playground.Defaults()
+			s["phases[0].ios"], s[c.Path] = "40", o.Value
+			if c.Path == "stack.raid.level" && o.Value == "6" {
+				s["stack.disks"] = "5"
+			}
+			if c.Path == "stack.drive.precondition" && o.Value != "none" {
+				s["stack.drive.preset"] = "intel-x25m-g2"
+				s["stack.raid.level"] = "none"
+				if o.Value == "steady" {
+					continue // random overwrites of 160 GB take seconds; fill shows an SSD
+				}
+			}
+			r, err := playground.Run(s)
+			if !assert.NoError(t, err, "%s=%s", c.Path, o.Value) {
+				continue
+			}
+			if !strings.HasSuffix(o.Value, "trim") { // the figures count reads and writes
+				assert.Positive(t, r.IOPS, "%s=%s", c.Path, o.Value)
+			}
+			assert.NotEmpty(t, r.Requests, "%s=%s", c.Path, o.Value)
+		}
 	}
 }
 

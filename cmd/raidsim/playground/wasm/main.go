@@ -2,8 +2,9 @@
 
 // Command wasm is the raidsim playground's WebAssembly module. Built
 // with GOOS=js GOARCH=wasm, it defines raidsimRun(settingsJSON) ->
-// resultJSON and raidsimPresets() -> JSON list on the page's global
-// object, then calls the page's raidsimReady().
+// resultJSON and raidsimControls() -> the page's controls in JSON (from
+// the field table, spec.Fields) on the page's global object, then calls
+// the page's raidsimReady().
 package main
 
 import (
@@ -11,7 +12,6 @@ import (
 	"syscall/js"
 
 	"github.com/raidsim/raidsim/cmd/raidsim/playground"
-	"github.com/raidsim/raidsim/disk"
 )
 
 func main() {
@@ -21,12 +21,8 @@ func main() {
 		}
 		return playground.RunJSON(args[0].String())
 	}))
-	js.Global().Set("raidsimPresets", js.FuncOf(func(js.Value, []js.Value) any {
-		b, _ := json.Marshal(disk.PresetNames())
-		return string(b)
-	}))
-	js.Global().Set("raidsimDefaults", js.FuncOf(func(js.Value, []js.Value) any {
-		b, _ := json.Marshal(playground.Defaults())
+	js.Global().Set("raidsimControls", js.FuncOf(func(js.Value, []js.Value) any {
+		b, _ := json.Marshal(playground.PageControls())
 		return string(b)
 	}))
 	if ready := js.Global().Get("raidsimReady"); ready.Type() == js.TypeFunction {

@@ -15,13 +15,67 @@ function el(name, attrs, parent, text) {
   return e;
 }
 
+// controls are the page's controls, as raidsimControls() describes them.
+let controls = [];
+
 function settings() {
-  const num = (id) => parseInt($(id).value, 10);
-  return {
-    drive: $("drive").value, write_cache: $("write_cache").checked, raid: $("raid").value,
-    disks: num("disks"), stripe_kib: num("stripe_kib"), cache_mib: num("cache_mib"), policy: $("policy").value,
-    rw: $("rw").value, bs_kib: num("bs_kib"), iodepth: num("iodepth"), ios: num("ios"), seed: num("seed"),
-  };
+  const out = {};
+  for (const c of controls) {
+    const e = input(c);
+    out[c.path] = c.kind === "switch" ? (e.checked ? "on" : "off") : e.value;
+  }
+  return out;
+}
+
+function input(c) {
+  return document.querySelector(`[data-path="${c.path}"]`);
+}
+
+// buildControls adds one labelled input per control, in fieldsets.
+function buildControls() {
+  const form = $("controls"), before = $("run");
+  const sets = {};
+  for (const c of controls) {
+    if (!sets[c.group]) {
+      sets[c.group] = document.createElement("fieldset");
+      const legend = document.createElement("legend");
+      legend.textContent = c.group;
+      sets[c.group].appendChild(legend);
+      form.insertBefore(sets[c.group], before);
+    }
+    const label = document.createElement("label");
+    label.title = c.doc + " (" + c.path + ", raidsim run --" + c.flag + ")";
+    let e;
+    if (c.kind === "select") {
+      e = document.createElement("select");
+      for (const o of c.options) {
+        const opt = document.createElement("option");
+        opt.value = o.value;
+        opt.textContent = o.text;
+        e.appendChild(opt);
+      }
+      e.value = c.start;
+    } else {
+      e = document.createElement("input");
+      e.type = { number: "number", range: "range", switch: "checkbox" }[c.kind];
+      if (c.kind === "switch") e.checked = c.start === "on" || c.start === "true";
+      else Object.assign(e, { min: c.min, max: c.max, value: c.start });
+    }
+    e.dataset.path = c.path;
+    if (c.kind === "switch") label.append(e, " " + c.label);
+    else label.append(c.label + " ", e);
+    if (c.kind === "range") {
+      const out = document.createElement("output");
+      out.textContent = c.start;
+      label.append(" ", out);
+      e.addEventListener("input", () => {
+        out.textContent = e.value;
+        clearTimeout(pending);
+        pending = setTimeout(run, 200); // the slider reruns as it moves
+      });
+    }
+    sets[c.group].appendChild(label);
+  }
 }
 
 function run() {
@@ -133,23 +187,14 @@ function explain(i) {
 }
 
 function raidsimReady() {
-  for (const p of JSON.parse(raidsimPresets())) {
-    const o = document.createElement("option");
-    o.value = o.textContent = p;
-    $("drive").appendChild(o);
-  }
-  $("drive").value = JSON.parse(raidsimDefaults()).drive;
+  controls = JSON.parse(raidsimControls());
+  buildControls();
   $("run").disabled = false;
   $("status").textContent = "ready";
   run();
 }
 
 let pending = 0;
-$("iodepth").addEventListener("input", () => {
-  $("iodepth_out").textContent = $("iodepth").value;
-  clearTimeout(pending);
-  pending = setTimeout(run, 200); // the slider reruns as it moves
-});
 $("run").addEventListener("click", run);
 
 const go = new Go();
