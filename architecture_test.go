@@ -91,9 +91,9 @@ var testImports = map[string][]string{
 	// The generator's test reads back the traces it wrote.
 	"internal/samplegen": {"sim", "trace"},
 	// The root's tests check whole stacks against the layers' own figures
-	// (a disk's or an SSD's report, through drive.Report) and run sweeps
-	// of them.
-	".": {"internal/counters", "sweep", "disk", "ssd"},
+	// (a disk's or an SSD's report, through drive.Report), run sweeps of
+	// them, and validate reports against docs/report.schema.json.
+	".": {"internal/counters", "sweep", "disk", "ssd", "github.com/santhosh-tekuri/jsonschema/v6"},
 }
 
 // randAllowed are the math/rand/v2 names that build an injected source

@@ -33,7 +33,7 @@ type FaultsReport struct {
 	MediaErrors int64 `json:"media_errors"`
 	Timeouts    int64 `json:"timeouts"`
 	// RecoverySeconds is the drives' total error-recovery time.
-	RecoverySeconds float64 `json:"recovery_seconds"`
+	RecoverySeconds float64 `json:"recovery_s"`
 	// Remapped counts unreadable sectors a write made good.
 	Remapped int64 `json:"remapped_sectors"`
 }

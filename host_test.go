@@ -117,14 +117,14 @@ func TestHostReport(t *testing.T) {
 	if !ok {
 		t.Fatalf("no host object in %s", buf.String())
 	}
-	for _, k := range []string{"preset", "cpu_utilization_pct", "cpu_seconds", "page_cache_hit_ratio", "dirty_peak_bytes",
-		"throttle_seconds", "network_utilization_pct"} {
+	for _, k := range []string{"preset", "cpu_utilization_pct", "cpu_s", "page_cache_hit_ratio", "dirty_peak_bytes",
+		"throttle_s", "network_utilization_pct"} {
 		if _, ok := h[k]; !ok {
 			t.Errorf("host object lacks %q", k)
 		}
 	}
-	if _, ok := h["cpu_seconds"].(map[string]any)["stripe_cache"]; !ok {
-		t.Error("cpu_seconds lacks stripe_cache")
+	if _, ok := h["cpu_s"].(map[string]any)["stripe_cache"]; !ok {
+		t.Error("cpu_s lacks stripe_cache")
 	}
 	if _, ok := m["phases"].([]any)[0].(map[string]any)["host"]; !ok {
 		t.Error("phase lacks its host object")

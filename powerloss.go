@@ -13,14 +13,14 @@ import (
 // snapshot, as if the power had failed then.
 type PowerLossReport struct {
 	// AtSeconds is the instant, in seconds from the start of the run.
-	AtSeconds float64 `json:"at_seconds"`
+	AtSeconds float64 `json:"at_s"`
 	// VolumeCacheBytes is the dirty data in the volume cache (being
 	// destaged or not): acknowledged to the host, lost with the cache's
 	// memory. Zero for a non-volatile cache, which keeps it.
 	VolumeCacheBytes int64 `json:"volume_cache_bytes"`
 	// VolumeCacheKept is the dirty data a non-volatile cache holds and
 	// keeps through the failure.
-	VolumeCacheKept int64 `json:"volume_cache_kept_bytes,omitempty"`
+	VolumeCacheKept int64 `json:"volume_cache_kept_bytes"`
 	// DriveCacheBytes is, per drive, the data its write cache has
 	// acknowledged and not yet written to the platters (for an SSD, its
 	// volatile write buffer not yet programmed; 0 with power-loss
@@ -32,9 +32,9 @@ type PowerLossReport struct {
 	// write hole).
 	RAIDUpdatesInFlight int `json:"raid_updates_in_flight"`
 	// PageCacheBytes is the dirty data in the host's page cache (being
-	// written back or not), when the stack has a host: written by
-	// programs, never sent to the storage.
-	PageCacheBytes int64 `json:"page_cache_bytes,omitempty"`
+	// written back or not), 0 without one: written by programs, never
+	// sent to the storage.
+	PageCacheBytes int64 `json:"page_cache_bytes"`
 	// LostBytes is PageCacheBytes plus VolumeCacheBytes plus every
 	// drive's DriveCacheBytes.
 	LostBytes int64 `json:"lost_bytes"`

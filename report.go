@@ -17,7 +17,7 @@ import (
 // SchemaVersion is the version of the JSON report's layout: it changes
 // when a field is renamed, moved or given another meaning, so scripts
 // reading reports can check it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Report is the result of a run: each phase, the whole run, and the
 // stack's statistics at the end. Its JSON form (WriteJSON) carries
@@ -56,7 +56,7 @@ type Report struct {
 
 // PhaseReport is one phase's requests, or the whole run's (Report.Total).
 // Its JSON form puts the read, write and all summaries, flushes and
-// sim_seconds beside the workload that produced them.
+// sim_s beside the workload that produced them.
 type PhaseReport struct {
 	// Name is the phase's name ("total" for the whole run).
 	Name string `json:"name"`
@@ -121,24 +121,24 @@ type WorkloadInfo struct {
 	// RW is the access pattern (fio rw), e.g. "randread".
 	RW string `json:"rw"`
 	// RWMixRead is the percentage of reads of a mixed pattern.
-	RWMixRead int `json:"rwmixread,omitempty"`
+	RWMixRead int `json:"rwmixread_pct,omitempty"`
 	// BS is the block size in bytes (0 when a bssplit was used).
-	BS int64 `json:"bs"`
+	BS int64 `json:"bs_bytes"`
 	// BSSplit is the block size mix (fio bssplit), e.g. "4KiB/70:64KiB/30".
 	BSSplit string `json:"bssplit,omitempty"`
 	// IODepth is the number of requests kept outstanding.
 	IODepth int `json:"iodepth"`
 	// Offset and Size bound the region addressed, in bytes; Size 0 means
 	// to the end of the device.
-	Offset int64 `json:"offset"`
-	Size   int64 `json:"size"`
+	Offset int64 `json:"offset_bytes"`
+	Size   int64 `json:"size_bytes"`
 	// IOs is the number of requests issued.
 	IOs int64 `json:"ios"`
 	// RandomDistribution is the random_distribution, e.g. "uniform", "zipf:1.2".
 	RandomDistribution string `json:"random_distribution"`
 	// PercentageRandom is the share of random requests in a sequential
 	// pattern (fio percentage_random).
-	PercentageRandom int `json:"percentage_random,omitempty"`
+	PercentageRandom int `json:"percentage_random_pct,omitempty"`
 	// Fsync is the number of writes between flushes (fio fsync; 0:
 	// none).
 	Fsync int `json:"fsync,omitempty"`

@@ -18,9 +18,9 @@ import (
 type LostRange struct {
 	// Offset is the first byte, from the start of the layer's device
 	// (the volume for a cache, the drive for a drive).
-	Offset int64 `json:"offset"`
+	Offset int64 `json:"offset_bytes"`
 	// Length is the number of bytes.
-	Length int64 `json:"length"`
+	Length int64 `json:"length_bytes"`
 }
 
 // LostRanges names what a power failure loses in one layer.

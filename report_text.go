@@ -219,9 +219,9 @@ func (r *Report) cacheTable() *metrics.Table {
 			"stalls", "stall s", "filled at", "dirty at end"},
 	}
 	t.AddRow(metrics.FormatFixed(c.ReadHitRatio, 3), fmt.Sprint(c.WritesAbsorbed), fmt.Sprint(c.Destages),
-		metrics.FormatFixed(c.CoalescingFactor, 2), metrics.FormatFixed(c.FullStripeDestageFraction, 3),
+		metrics.FormatFixed(c.CoalescingFactor, 2), metrics.FormatFixed(c.FullStripeDestageRatio, 3),
 		trace.FormatSize(c.DirtyPeakBytes), fmt.Sprint(c.Stalls), metrics.FormatFixed(c.StallSeconds, 3), filled,
-		trace.FormatSize(c.DirtyBytesAtEnd))
+		trace.FormatSize(c.DirtyAtEndBytes))
 	return t
 }
 

@@ -657,12 +657,12 @@ func TestSummaryJSON(t *testing.T) {
 	submitAll(t, eng, c, seqWrites(64, 0, 4096, nil)...)
 	b, err := json.Marshal(c.Stats().Summary())
 	require.NoError(t, err)
-	for _, k := range []string{"read_hit_ratio", "coalescing_factor", "full_stripe_destage_fraction", "dirty_peak_bytes", "stall_seconds", "stall_wait_sum_seconds", "filled_at_seconds", "coalesced_writes"} {
+	for _, k := range []string{"read_hit_ratio", "coalescing_factor", "full_stripe_destage_ratio", "dirty_peak_bytes", "stall_s", "stall_wait_sum_s", "filled_at_s", "coalesced_writes"} {
 		assert.Contains(t, string(b), `"`+k+`":`)
 	}
 	b, err = json.Marshal(cache.Stats{FilledAt: sim.Never}.Summary())
 	require.NoError(t, err)
-	assert.NotContains(t, string(b), "filled_at_seconds")
+	assert.NotContains(t, string(b), "filled_at_s")
 }
 
 // striped is a MemDevice that reports a stripe size, as a RAID array does.

@@ -14,10 +14,10 @@ type Report struct {
 	// OverwrittenBytes is the bytes of absorbed writes that landed on
 	// dirty data and so never went below.
 	OverwrittenBytes int64 `json:"overwritten_bytes"`
-	// DirtyBytesAtEnd is the acknowledged data only in cache memory when
+	// DirtyAtEndBytes is the acknowledged data only in cache memory when
 	// the report was made: what a power failure then would lose from a
 	// volatile cache.
-	DirtyBytesAtEnd int64 `json:"dirty_bytes_at_end"`
+	DirtyAtEndBytes int64 `json:"dirty_at_end_bytes"`
 }
 
 // Report returns the cache's section of a run's report, from its
@@ -26,6 +26,6 @@ func (c *Cache) Report() Report {
 	st := c.Stats()
 	return Report{
 		Mode: c.cfg.Mode.String(), SizeBytes: c.cfg.Size, NonVolatile: c.cfg.NonVolatile,
-		Summary: st.Summary(), OverwrittenBytes: st.OverwrittenBytes, DirtyBytesAtEnd: st.DirtyBytes,
+		Summary: st.Summary(), OverwrittenBytes: st.OverwrittenBytes, DirtyAtEndBytes: st.DirtyBytes,
 	}
 }

@@ -171,9 +171,9 @@ type Summary struct {
 	// CoalescingFactor is Stats.CoalescingFactor: host writes carried
 	// below per destage write, writes still dirty not counted.
 	CoalescingFactor float64 `json:"coalescing_factor"`
-	// FullStripeDestageFraction is the fraction of destages that were
-	// whole stripes.
-	FullStripeDestageFraction float64 `json:"full_stripe_destage_fraction"`
+	// FullStripeDestageRatio is the share of destages that were whole
+	// stripes, 0..1.
+	FullStripeDestageRatio float64 `json:"full_stripe_destage_ratio"`
 	// DirtyPeakBytes and DirtyMeanBytes are the peak and time-weighted
 	// mean of acknowledged bytes only in cache memory.
 	DirtyPeakBytes int64   `json:"dirty_peak_bytes"`
@@ -183,11 +183,11 @@ type Summary struct {
 	// (Stats.StallTime); StallWaitSumSeconds the sum of every write's
 	// wait, in seconds (Stats.StallWaitSum).
 	Stalls              int64   `json:"stalls"`
-	StallSeconds        float64 `json:"stall_seconds"`
-	StallWaitSumSeconds float64 `json:"stall_wait_sum_seconds"`
+	StallSeconds        float64 `json:"stall_s"`
+	StallWaitSumSeconds float64 `json:"stall_wait_sum_s"`
 	// FilledAtSeconds is when a write first found the cache full, in
 	// seconds of virtual time, or nil if none has.
-	FilledAtSeconds *float64 `json:"filled_at_seconds,omitempty"`
+	FilledAtSeconds *float64 `json:"filled_at_s,omitempty"`
 	// WritesAbsorbed counts host writes acknowledged from cache memory;
 	// Destages counts destage writes; CoalescedWrites is the absorbed
 	// writes the destages carried (Stats.CoalescedWrites), so
@@ -200,18 +200,18 @@ type Summary struct {
 // Summary returns the report figures of s.
 func (s Stats) Summary() Summary {
 	out := Summary{
-		ReadHitRatio:              s.ReadHitRatio(),
-		ByteHitRatio:              s.ByteHitRatio(),
-		CoalescingFactor:          s.CoalescingFactor(),
-		FullStripeDestageFraction: s.FullStripeFraction(),
-		DirtyPeakBytes:            s.DirtyPeak,
-		DirtyMeanBytes:            s.DirtyMean,
-		Stalls:                    s.Stalls,
-		StallSeconds:              s.StallSeconds(),
-		StallWaitSumSeconds:       s.StallWaitSumSeconds(),
-		WritesAbsorbed:            s.WritesAbsorbed,
-		Destages:                  s.Destages,
-		CoalescedWrites:           s.CoalescedWrites,
+		ReadHitRatio:           s.ReadHitRatio(),
+		ByteHitRatio:           s.ByteHitRatio(),
+		CoalescingFactor:       s.CoalescingFactor(),
+		FullStripeDestageRatio: s.FullStripeFraction(),
+		DirtyPeakBytes:         s.DirtyPeak,
+		DirtyMeanBytes:         s.DirtyMean,
+		Stalls:                 s.Stalls,
+		StallSeconds:           s.StallSeconds(),
+		StallWaitSumSeconds:    s.StallWaitSumSeconds(),
+		WritesAbsorbed:         s.WritesAbsorbed,
+		Destages:               s.Destages,
+		CoalescedWrites:        s.CoalescedWrites,
 	}
 	if s.FilledAt != sim.Never {
 		v := s.FilledAt.Seconds()

@@ -25,7 +25,7 @@ type Report struct {
 	// IOs counts the requests the drive completed, flushes included.
 	IOs int64 `json:"ios"`
 	// Utilization is the fraction of the run the drive was busy, 0..1.
-	Utilization float64 `json:"utilization"`
+	Utilization float64 `json:"utilization_ratio"`
 	// Seeks counts arm movements and MeanSeekCylinders their mean distance in
 	// cylinders.
 	Seeks             int64   `json:"seeks"`
@@ -36,19 +36,19 @@ type Report struct {
 	WriteCacheHits int64 `json:"write_cache_hits"`
 	// Destages counts background writes of cached data to the platters.
 	Destages int64 `json:"destages"`
-	// DirtyBytesPeak is the most acknowledged-but-unwritten data held at
-	// once, in bytes.
-	DirtyBytesPeak int64 `json:"dirty_bytes_peak"`
+	// DirtyPeakBytes is the most acknowledged-but-unwritten data held at
+	// once.
+	DirtyPeakBytes int64 `json:"dirty_peak_bytes"`
 	// MeanTaggedQueue is the time-weighted mean number of commands in the
 	// drive's tagged queue (NCQ), at most QueueDepth.
 	MeanTaggedQueue float64 `json:"mean_tagged_queue"`
 	// MeanHostQueue is the time-weighted mean number of requests waiting
 	// in the host's queue for a free tag.
 	MeanHostQueue float64 `json:"mean_host_queue"`
-	// DirtyBytesAtEnd is the data, in bytes, acknowledged to the host but
-	// only in the drive's volatile cache when the report was made: what
-	// a power failure at that instant would lose.
-	DirtyBytesAtEnd int64 `json:"dirty_bytes_at_end"`
+	// DirtyAtEndBytes is the data acknowledged to the host but only in
+	// the drive's volatile cache when the report was made: what a power
+	// failure at that instant would lose.
+	DirtyAtEndBytes int64 `json:"dirty_at_end_bytes"`
 }
 
 // Report returns the drive's section of a run's report, from its
@@ -61,8 +61,8 @@ func (d *Drive) Report() drive.Report {
 		IOs:         st.Reads + st.Writes + st.Flushes,
 		Utilization: st.Utilization, Seeks: st.Seeks, MeanSeekCylinders: st.MeanSeekDistance,
 		BufferReadHits: st.ReadHits, WriteCacheHits: st.WriteCacheHits, Destages: st.Destages,
-		DirtyBytesPeak: st.DirtyBytesPeak, MeanTaggedQueue: st.MeanTaggedQueue, MeanHostQueue: st.MeanHostQueue,
-		DirtyBytesAtEnd: st.DirtyBytes,
+		DirtyPeakBytes: st.DirtyBytesPeak, MeanTaggedQueue: st.MeanTaggedQueue, MeanHostQueue: st.MeanHostQueue,
+		DirtyAtEndBytes: st.DirtyBytes,
 	}
 }
 
@@ -73,7 +73,7 @@ func (r *Report) Common() drive.Common {
 		Name: r.Name, Kind: KindName, Model: r.Model,
 		Settings:   fmt.Sprintf("drive write cache %s, %s, NCQ depth %d", wc, r.Scheduler, r.QueueDepth),
 		WriteCache: r.WriteCache, QueueDepth: r.QueueDepth, IOs: r.IOs,
-		UtilizationRatio: r.Utilization, DirtyAtEndBytes: r.DirtyBytesAtEnd,
+		UtilizationRatio: r.Utilization, DirtyAtEndBytes: r.DirtyAtEndBytes,
 	}
 }
 
@@ -90,7 +90,7 @@ func (r *Report) Row() drive.Row {
 		drive.Text(r.Name), drive.Int(r.IOs), drive.Fixed(r.Utilization, 3), drive.Int(r.Seeks),
 		drive.Fixed(r.MeanSeekCylinders, 0), drive.Int(r.BufferReadHits), drive.Int(r.WriteCacheHits),
 		drive.Int(r.Destages), drive.Fixed(r.MeanTaggedQueue, 2), drive.Fixed(r.MeanHostQueue, 2),
-		drive.KiB(r.DirtyBytesAtEnd),
+		drive.KiB(r.DirtyAtEndBytes),
 	}}
 }
 

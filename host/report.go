@@ -11,7 +11,7 @@ type Report struct {
 	// Direct reports O_DIRECT: every request bypassed the page cache.
 	Direct bool `json:"direct"`
 	// NetworkBytesPerSecond is the link's payload rate (0: no link).
-	NetworkBytesPerSecond int64 `json:"network_bytes_per_second"`
+	NetworkBytesPerSecond int64 `json:"network_bytes_per_s"`
 	Summary
 }
 

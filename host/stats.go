@@ -69,9 +69,9 @@ type Summary struct {
 	// multi-core machine (100 means every core busy throughout).
 	CPUUtilizationPct float64 `json:"cpu_utilization_pct"`
 	// CPUSeconds is the core time served, by kind.
-	CPUSeconds CPUSeconds `json:"cpu_seconds"`
+	CPUSeconds CPUSeconds `json:"cpu_s"`
 	// CPUWaitSeconds is the time requests' work waited for a core, summed.
-	CPUWaitSeconds float64 `json:"cpu_wait_seconds"`
+	CPUWaitSeconds float64 `json:"cpu_wait_s"`
 	// Requests counts the client's requests in the span.
 	Requests int64 `json:"requests"`
 	// PageCache reports whether the host had a page cache.
@@ -85,7 +85,7 @@ type Summary struct {
 	// ThrottleSeconds is the time in the span during which writers were
 	// throttled, waiting for writeback to bring dirty data under the
 	// dirty limit.
-	ThrottleSeconds float64 `json:"throttle_seconds"`
+	ThrottleSeconds float64 `json:"throttle_s"`
 	// WritebackBytes is the bytes the page cache wrote to the storage in
 	// the span.
 	WritebackBytes int64 `json:"writeback_bytes"`

@@ -58,7 +58,7 @@
 //
 // A [Summary] encodes to JSON with stable names (read, write, all, each
 // with ios, bytes, iops, mb_per_s and latency_ms{mean, p50, p95, p99,
-// max}; flushes; sim_seconds) and is meant to be embedded in larger
+// max}; flushes; sim_s) and is meant to be embedded in larger
 // reports. [Table] renders any report as aligned text or as CSV;
 // [FormatFixed] and [FormatSig] format numbers for its cells.
 package metrics

@@ -76,7 +76,7 @@ func ExampleSummary_WriteJSON() {
 	fmt.Println(string(b))
 	// Output:
 	// 0.5 MB/s, 0 IOPS, p99 4.0 ms
-	// {"read":{"ios":0,"bytes":0,"iops":0,"mb_per_s":0,"latency_ms":{"mean":0,"p50":0,"p95":0,"p99":0,"max":0}},"write":{"ios":1,"bytes":1000000,"iops":0.5,"mb_per_s":0.5,"latency_ms":{"mean":4,"p50":4,"p95":4,"p99":4,"max":4}},"all":{"ios":1,"bytes":1000000,"iops":0.5,"mb_per_s":0.5,"latency_ms":{"mean":4,"p50":4,"p95":4,"p99":4,"max":4}},"flushes":0,"sim_seconds":2,"cache":{"hit_ratio":0}}
+	// {"read":{"ios":0,"bytes":0,"iops":0,"mb_per_s":0,"latency_ms":{"mean":0,"p50":0,"p95":0,"p99":0,"max":0}},"write":{"ios":1,"bytes":1000000,"iops":0.5,"mb_per_s":0.5,"latency_ms":{"mean":4,"p50":4,"p95":4,"p99":4,"max":4}},"all":{"ios":1,"bytes":1000000,"iops":0.5,"mb_per_s":0.5,"latency_ms":{"mean":4,"p50":4,"p95":4,"p99":4,"max":4}},"flushes":0,"sim_s":2,"cache":{"hit_ratio":0}}
 }
 
 func ExampleTable() {

@@ -40,7 +40,7 @@ type OpSummary struct {
 //
 // The JSON names are stable. Summary is meant to be embedded, without a
 // field name or tag, in a larger report struct: encoding/json then puts
-// read, write, all, flushes and sim_seconds at the top level next to the
+// read, write, all, flushes and sim_s at the top level next to the
 // outer struct's own fields (raid, cache, disks, ...). Encoding a Summary
 // is deterministic: the same recorder and elapsed time give byte-identical
 // JSON.
@@ -58,7 +58,7 @@ type Summary struct {
 	Trim *OpSummary `json:"trim,omitempty"`
 	// SimSeconds is the simulated (virtual) time the rates are computed
 	// over, in seconds.
-	SimSeconds float64 `json:"sim_seconds"`
+	SimSeconds float64 `json:"sim_s"`
 }
 
 // Summarize reports what rec counted over elapsed simulated time (for

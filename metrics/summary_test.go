@@ -81,7 +81,7 @@ func TestSummaryJSONKeys(t *testing.T) {
 	if err := json.Unmarshal(b, &top); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := keys(t, top), []string{"all", "flushes", "read", "sim_seconds", "write"}; !slices.Equal(got, want) {
+	if got, want := keys(t, top), []string{"all", "flushes", "read", "sim_s", "write"}; !slices.Equal(got, want) {
 		t.Errorf("top-level keys %v, want %v", got, want)
 	}
 	for _, op := range []string{"read", "write", "all"} {
@@ -112,7 +112,7 @@ func TestSummaryEmbeds(t *testing.T) {
 	if err := json.Unmarshal(b, &top); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := keys(t, top), []string{"all", "flushes", "raid", "read", "sim_seconds", "write"}; !slices.Equal(got, want) {
+	if got, want := keys(t, top), []string{"all", "flushes", "raid", "read", "sim_s", "write"}; !slices.Equal(got, want) {
 		t.Errorf("embedded report keys %v, want %v", got, want)
 	}
 }

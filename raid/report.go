@@ -10,7 +10,7 @@ type Report struct {
 	// Members is the number of member slots.
 	Members int `json:"members"`
 	// StripeUnit is the bytes each member holds of one stripe.
-	StripeUnit int64 `json:"stripe_unit"`
+	StripeUnit int64 `json:"stripe_unit_bytes"`
 	// Layout is the RAID 5 or 6 parity layout (empty for other levels).
 	Layout string `json:"layout,omitempty"`
 	// FullStripeWrites, RMWWrites and RCWWrites count RAID 5 and 6
@@ -30,16 +30,17 @@ type Report struct {
 	Errors int64 `json:"errors"`
 	// RepairedSectors counts sectors rewritten from the redundancy after
 	// a member read failed (md's read-error repair).
-	RepairedSectors int64 `json:"repaired_sectors,omitempty"`
+	RepairedSectors int64 `json:"repaired_sectors"`
 	// LostBytes is the data a rebuild could not recover (a URE met with
 	// no redundancy left), and LostRanges its logical ranges as
-	// "OFFSET+LENGTH" in bytes.
-	LostBytes  int64    `json:"lost_bytes,omitempty"`
-	LostRanges []string `json:"lost_ranges,omitempty"`
+	// "OFFSET+LENGTH" in bytes; zero and empty are answers too (nothing
+	// lost).
+	LostBytes  int64    `json:"lost_bytes"`
+	LostRanges []string `json:"lost_ranges"`
 	// RebuildSeconds is how long the rebuild took, or has run when it
 	// stopped early or is still running, in virtual seconds (0 without
 	// one).
-	RebuildSeconds float64 `json:"rebuild_seconds,omitempty"`
+	RebuildSeconds float64 `json:"rebuild_s,omitempty"`
 }
 
 // Report returns the array's section of a run's report, from its
@@ -50,7 +51,7 @@ func (a *Array) Report() Report {
 		Level: a.cfg.Level.String(), Members: len(st.Members), StripeUnit: a.cfg.StripeUnit,
 		FullStripeWrites: st.FullStripeWrites, RMWWrites: st.RMWWrites, RCWWrites: st.RCWWrites,
 		PrereadBytes: st.PrereadBytes, DegradedReads: st.DegradedReads, Errors: st.Errors,
-		FailedMembers:   []int{},
+		FailedMembers: []int{}, LostRanges: []string{},
 		RepairedSectors: st.RepairedBytes / int64(a.ss), LostBytes: st.LostBytes,
 	}
 	if a.cfg.Level == RAID5 || a.cfg.Level == RAID6 {

@@ -48,7 +48,7 @@ func TestRunConfigJSON(t *testing.T) {
 			Read struct {
 				IOs int64 `json:"ios"`
 			} `json:"read"`
-			SimSeconds float64 `json:"sim_seconds"`
+			SimSeconds float64 `json:"sim_s"`
 		} `json:"phases"`
 		Total struct {
 			All struct {
@@ -85,7 +85,7 @@ func TestRunConfigFlagsOverride(t *testing.T) {
 			Name     string `json:"name"`
 			Workload struct {
 				RW string `json:"rw"`
-				BS int64  `json:"bs"`
+				BS int64  `json:"bs_bytes"`
 			} `json:"workload"`
 		} `json:"phases"`
 		Disks []struct {

@@ -60,7 +60,7 @@ const demoSSD = "intel-x25m-g2"
 func atRisk(rep *raidsim.Report) int64 {
 	var n int64
 	if c := rep.Cache; c != nil && !c.NonVolatile {
-		n += c.DirtyBytesAtEnd
+		n += c.DirtyAtEndBytes
 	}
 	for _, d := range rep.Disks {
 		n += d.Common().DirtyAtEndBytes

@@ -92,7 +92,7 @@ func TestRunJSONHasTheReportFields(t *testing.T) {
 				assert.Contains(t, lat, k, "%s.%s.latency_ms.%s", name, op, k)
 			}
 		}
-		assert.Positive(t, ph["sim_seconds"], name)
+		assert.Positive(t, ph["sim_s"], name)
 		all := ph["all"].(map[string]any)
 		assert.EqualValues(t, 300, all["ios"], name)
 		read, write := ph["read"].(map[string]any), ph["write"].(map[string]any)
@@ -225,7 +225,7 @@ func TestRunRAIDWithFailures(t *testing.T) {
 		RAID  map[string]any `json:"raid"`
 		Disks []struct {
 			Name        string   `json:"name"`
-			Utilization *float64 `json:"utilization"`
+			Utilization *float64 `json:"utilization_ratio"`
 			IOs         *int64   `json:"ios"`
 		} `json:"disks"`
 	}
@@ -261,10 +261,10 @@ func TestRunWithVolumeCache(t *testing.T) {
 		RAID  map[string]any `json:"raid"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
-	for _, k := range []string{"read_hit_ratio", "coalescing_factor", "full_stripe_destage_fraction", "dirty_peak_bytes", "stall_seconds"} {
+	for _, k := range []string{"read_hit_ratio", "coalescing_factor", "full_stripe_destage_ratio", "dirty_peak_bytes", "stall_s"} {
 		assert.Contains(t, rep.Cache, k)
 	}
-	assert.Greater(t, rep.Cache["full_stripe_destage_fraction"], 0.95, "over RAID the cache gathers full stripes by default")
+	assert.Greater(t, rep.Cache["full_stripe_destage_ratio"], 0.95, "over RAID the cache gathers full stripes by default")
 	assert.Greater(t, rep.Cache["coalescing_factor"], 2.0)
 	assert.EqualValues(t, 0, rep.RAID["preread_bytes"], "full stripes need no pre-reads")
 

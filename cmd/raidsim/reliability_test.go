@@ -73,7 +73,7 @@ func TestRebuildUnderUREsReportsLoss(t *testing.T) {
 		RAID struct {
 			LostBytes      int64    `json:"lost_bytes"`
 			LostRanges     []string `json:"lost_ranges"`
-			RebuildSeconds float64  `json:"rebuild_seconds"`
+			RebuildSeconds float64  `json:"rebuild_s"`
 			Rebuild        struct {
 				Done     bool    `json:"done"`
 				Slowdown float64 `json:"foreground_slowdown"`

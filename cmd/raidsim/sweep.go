@@ -105,8 +105,11 @@ var sweepMetrics = []sweepMetric{
 	{"max_ms", "max ms", func(s metrics.Summary) float64 { return s.All.LatencyMS.Max }, sig4},
 	{"read_iops", "read IOPS", func(s metrics.Summary) float64 { return s.Read.IOPS }, fixed(1)},
 	{"write_iops", "write IOPS", func(s metrics.Summary) float64 { return s.Write.IOPS }, fixed(1)},
-	{"sim_seconds", "sim s", func(s metrics.Summary) float64 { return s.SimSeconds }, fixed(3)},
+	{"sim_s", "sim s", func(s metrics.Summary) float64 { return s.SimSeconds }, fixed(3)},
 }
+
+// metricAliases are the metric keys of reports before schema_version 2.
+var metricAliases = map[string]string{"sim_seconds": "sim_s"}
 
 // phaseMetrics are the columns repeated per phase when a config has more
 // than one, keyed "PHASE.iops" and so on.
@@ -121,6 +124,9 @@ func metricNames() []string {
 }
 
 func findMetric(key string) (sweepMetric, bool) {
+	if k, ok := metricAliases[key]; ok {
+		key = k
+	}
 	for _, m := range sweepMetrics {
 		if m.key == key {
 			return m, true

@@ -77,7 +77,7 @@ func TestSweepIsTheSameWhateverTheWorkers(t *testing.T) {
 
 	lines := strings.Split(strings.TrimSuffix(one, "\n"), "\n")
 	require.Len(t, lines, 17, "a header and 16 points")
-	assert.Equal(t, "point,stack.raid.stripe_unit,stack.cache,phases[0].iodepth,iops,mb_per_s,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,read_iops,write_iops,sim_seconds,"+
+	assert.Equal(t, "point,stack.raid.stripe_unit,stack.cache,phases[0].iodepth,iops,mb_per_s,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,read_iops,write_iops,sim_s,"+
 		"mixed.iops,mixed.mb_per_s,mixed.p99_ms,seq.iops,seq.mb_per_s,seq.p99_ms", lines[0])
 	assert.True(t, strings.HasPrefix(lines[1], "0,16KiB,none,1,"), lines[1])
 	assert.True(t, strings.HasPrefix(lines[4], "3,16KiB,\"{mode: write-back, size: 32MiB}\",8,"), lines[4])
@@ -421,4 +421,13 @@ func TestExampleSweepFile(t *testing.T) {
 	out = sweepOut(t, "--config", cfg, "--shard", "1/16", "--csv")
 	assert.Equal(t, 2, strings.Count(out, "\n"))
 	assert.Contains(t, out, "\n0,16KiB,none,")
+}
+
+// TestSweepMetricOldName: --metric takes a figure's name from before
+// schema_version 2 (sim_seconds) and prints its new one.
+func TestSweepMetricOldName(t *testing.T) {
+	cfg := writeFile(t, "sweep16.yaml", sweep16)
+	out := sweepOut(t, "--config", cfg, "--metric", "sim_seconds", "--csv", "--shard", "1/16")
+	header, _, _ := strings.Cut(out, "\n")
+	assert.True(t, strings.HasSuffix(header, ",sim_s,mixed.sim_s,seq.sim_s"), header)
 }

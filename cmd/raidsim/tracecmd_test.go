@@ -36,7 +36,7 @@ func TestGenReplaysToTheSameReport(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(replayed), &b))
 			require.Len(t, a.Phases, 1)
 			require.Len(t, b.Phases, 1)
-			for _, k := range []string{"read", "write", "all", "sim_seconds"} {
+			for _, k := range []string{"read", "write", "all", "sim_s"} {
 				assert.JSONEq(t, string(a.Phases[0][k]), string(b.Phases[0][k]), k)
 			}
 			assert.JSONEq(t, string(a.RAID), string(b.RAID), "raid")

@@ -27,8 +27,8 @@ func (r *results) table() metrics.Table {
 			if rep.Cache != nil {
 				hits = metrics.FormatFixed(100*rep.Cache.ReadHitRatio, 1) + "%"
 				stalls = strconv.FormatInt(rep.Cache.Stalls, 10)
-				risk = mib(rep.Cache.DirtyBytesAtEnd)
-				maxRisk = max(maxRisk, rep.Cache.DirtyBytesAtEnd)
+				risk = mib(rep.Cache.DirtyAtEndBytes)
+				maxRisk = max(maxRisk, rep.Cache.DirtyAtEndBytes)
 			}
 			t.AddRow(cacheName(c.CacheSize), trace.FormatSize(c.StripeUnit),
 				metrics.FormatFixed(rep.Total.All.IOPS, 0), metrics.FormatSig(rep.Total.All.LatencyMS.Mean, 3),

@@ -1,0 +1,257 @@
+package raidsim_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/spec"
+	"github.com/raidsim/raidsim/ssd"
+)
+
+// reportSchema is the published JSON Schema of the report.
+const reportSchema = "docs/report.schema.json"
+
+// compileSchema compiles docs/report.schema.json.
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(reportSchema)
+	require.NoError(t, err)
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	require.NoError(t, c.AddResource(reportSchema, doc))
+	s, err := c.Compile(reportSchema)
+	require.NoError(t, err)
+	return s
+}
+
+// validate checks a JSON report against the schema.
+func validate(t *testing.T, s *jsonschema.Schema, name string, report []byte) {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(report))
+	require.NoError(t, err, name)
+	assert.NoError(t, s.Validate(v), "%s does not follow %s", name, reportSchema)
+}
+
+// TestGoldenReportsFollowTheSchema: every golden JSON report follows the
+// published schema.
+func TestGoldenReportsFollowTheSchema(t *testing.T) {
+	s := compileSchema(t)
+	goldens := []string{"testdata/report.json"}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		require.NoError(t, err)
+		validate(t, s, g, b)
+	}
+}
+
+// schemaExperiments between them fill every section and optional field
+// of the report: SSDs with a pseudo-SLC cache and trims, a host with a
+// page cache and a network dropping flushes, a rebuild with UREs and a
+// power loss, a phase cut by its runtime, a second failure that stops
+// the rebuild and fails requests, a cache that fills, and a trace that
+// outruns its drive, with recorded latencies.
+var schemaExperiments = map[string]string{
+	"ssd": `
+stack: {drive: {preset: samsung-970-evo-plus}}
+power_loss_at: 1ms
+phases:
+  - {rw: randwrite, bs: 64KiB, iodepth: 32, ios: 2000}
+  - {rw: randtrim, bs: 1MiB, ios: 20}`,
+	"host-rebuild": `
+stack:
+  drive: {preset: deskstar-7k160, spec: {capacity: 64MiB}}
+  disks: 3
+  raid: {level: 5, stripe_unit: 16KiB}
+  failures: [{member: 0, at: 0s}]
+  rebuild: {member: 0, at: 1ms}
+  faults: {ure: 1e-7, erc: 7s}
+  cache: {size: 4MiB, non_volatile: true}
+  host: {preset: nas-1gb, flushes: false}
+power_loss_at: 20ms
+phases:
+  - {rw: randrw, rwmixread: 70, bssplit: 4k/70:64k/30, iodepth: 4, ios: 300, fsync: 8}
+  - {rw: read, percentage_random: 20, ios: 100000, runtime: 50ms}`,
+	"failures": `
+stack:
+  drive: {preset: deskstar-7k160, spec: {capacity: 64MiB}}
+  disks: 4
+  raid: {level: 5}
+  failures: [{member: 0, at: 0s}, {member: 1, at: 5ms}]
+  rebuild: {member: 0, at: 1ms}
+  cache: {size: 1MiB}
+phases: [{rw: randrw, bs: 64KiB, iodepth: 8, ios: 400}]`,
+	"trace": `
+stack: {drive: {preset: deskstar-7k500}, cache: {size: 256KiB, block: 4KiB}}
+phases: [{trace: {path: testdata/traces/sample-msr.csv, speed: 1000, map: wrap}}]`,
+}
+
+// TestReportsFollowTheSchema: reports filling every section follow the
+// schema, so its closed objects (no property it does not list) keep it
+// and the report in step.
+func TestReportsFollowTheSchema(t *testing.T) {
+	s := compileSchema(t)
+	names := make([]string, 0, len(schemaExperiments))
+	for n := range schemaExperiments {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	for _, n := range names {
+		rep := run(t, schemaExperiments[n])
+		b := []byte(jsonOf(t, rep))
+		validate(t, s, n, b)
+		collectKeys(t, b, seen)
+	}
+	custom := experiment("", spec.Job{RW: "randread", BS: 4096, IOs: 10})
+	custom.Stack.Drive = spec.Drive{Custom: &ramModel{latency: time.Millisecond}}
+	b := []byte(jsonOf(t, runOne(t, custom)))
+	validate(t, s, "a kind of drive of its own", b)
+
+	golden, err := os.ReadFile("testdata/report.json")
+	require.NoError(t, err)
+	collectKeys(t, golden, seen)
+	var missed []string
+	for _, k := range goKeys(t) {
+		if !seen[k] {
+			missed = append(missed, k)
+		}
+	}
+	assert.Empty(t, missed, "report fields no schema test fills: add an experiment to schemaExperiments")
+}
+
+// collectKeys adds the object keys of a JSON document to seen.
+func collectKeys(t *testing.T, doc []byte, seen map[string]bool) {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(doc, &v))
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				seen[k] = true
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+}
+
+// reportTypes are the Go types of the report: the root's Report and the
+// report section of every kind of drive.
+var reportTypes = []reflect.Type{reflect.TypeFor[raidsim.Report](), reflect.TypeFor[disk.Report](), reflect.TypeFor[ssd.Report]()}
+
+// goKeys returns every JSON key the report's Go types can produce.
+func goKeys(t *testing.T) []string {
+	t.Helper()
+	keys := map[string]bool{}
+	walkJSON(reportTypes, func(_ reflect.Type, _ reflect.StructField, tag string) { keys[tag] = true })
+	out := make([]string, 0, len(keys))
+	for k := range keys {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// walkJSON calls f for every JSON field of the types and the types they
+// hold (structs of this module, through pointers, slices and embedding).
+func walkJSON(types []reflect.Type, f func(owner reflect.Type, field reflect.StructField, tag string)) {
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(t0 reflect.Type) {
+		for t0.Kind() == reflect.Pointer || t0.Kind() == reflect.Slice {
+			t0 = t0.Elem()
+		}
+		if t0.Kind() != reflect.Struct || seen[t0] || !strings.HasPrefix(t0.PkgPath(), "github.com/raidsim/raidsim") {
+			return
+		}
+		seen[t0] = true
+		for _, fd := range reflect.VisibleFields(t0) {
+			tag, _, _ := strings.Cut(fd.Tag.Get("json"), ",")
+			if tag == "-" || !fd.IsExported() || fd.Anonymous {
+				continue
+			}
+			f(t0, fd, tag)
+			walk(fd.Type)
+		}
+	}
+	for _, t := range types {
+		walk(t)
+	}
+}
+
+// TestSchemaListsEveryReportField: the schema names every JSON key the
+// report's Go types produce, and no other.
+func TestSchemaListsEveryReportField(t *testing.T) {
+	raw, err := os.ReadFile(reportSchema)
+	require.NoError(t, err)
+	var doc any
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	inSchema := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if p, ok := v["properties"].(map[string]any); ok {
+				for k := range p {
+					inSchema[k] = true
+				}
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	keys := goKeys(t)
+	for _, k := range keys {
+		assert.True(t, inSchema[k], "%q is in the report but not in %s", k, reportSchema)
+	}
+	for k := range inSchema {
+		assert.True(t, slices.Contains(keys, k), "%q is in %s but no report field has it", k, reportSchema)
+	}
+}
+
+// TestReportVocabulary: JSON names carry their unit as a suffix
+// (_bytes, _s, _ms, _pct, _ratio for 0..1), never a unit in the middle
+// or spelled out.
+func TestReportVocabulary(t *testing.T) {
+	bad := regexp.MustCompile(`_seconds?$|_fraction$|_percent(age)?$|_bytes_[a-z_]+$|^utilization$`)
+	walkJSON(reportTypes, func(owner reflect.Type, f reflect.StructField, tag string) {
+		if tag == "" {
+			return
+		}
+		if strings.HasSuffix(tag, "_bytes_per_s") {
+			return // a rate: bytes per second
+		}
+		assert.False(t, bad.MatchString(tag), "%s.%s is %q: give the unit as a suffix (_bytes, _s, _ms, _pct, _ratio)", owner.Name(), f.Name, tag)
+		if strings.Contains(tag, "utilization") {
+			assert.True(t, strings.HasSuffix(tag, "_ratio") || strings.HasSuffix(tag, "_pct"), "%s: a utilization says _ratio or _pct", tag)
+		}
+	})
+}
