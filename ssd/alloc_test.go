@@ -1,6 +1,7 @@
 package ssd
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -35,7 +36,9 @@ func (c *closedLoop) submit(r *sim.Request) {
 
 func (c *closedLoop) complete(r *sim.Request) {
 	c.done++
-	c.submit(r)
+	if c.d != nil {
+		c.submit(r)
+	}
 }
 
 func (c *closedLoop) start() {
@@ -52,6 +55,11 @@ func (c *closedLoop) steps(eng *sim.Engine, n int) {
 
 // TestZeroAllocsSteadyState: once warm, random 4 KiB reads and writes at
 // depth 32 on a steady-state drive (with GC running) allocate nothing.
+// Reads never do: they find units where the steady state laid them out.
+// Writes add forward-map entries and reverse-map runs while they touch
+// units and blocks for the first time (a few allocations per ten
+// thousand requests, the table and the arena growing by doubling); once
+// the run has touched the whole 4 GB drive, none.
 func TestZeroAllocsSteadyState(t *testing.T) {
 	p := IntelX25MG2()
 	p.Capacity = 4e9
@@ -61,12 +69,25 @@ func TestZeroAllocsSteadyState(t *testing.T) {
 		c := newClosedLoop(d, op, 32)
 		c.start()
 		c.steps(eng, 20000) // warm: rings and heaps at their working size
-		allocs := testing.AllocsPerRun(20, func() { c.steps(eng, 1000) })
-		if perReq := allocs / 1000; perReq != 0 {
-			t.Errorf("%v: %.3f allocations per request in steady state", op, perReq)
+		growing := mallocs(func() { c.steps(eng, 100000) })
+		if op == sim.Write && growing > 100 {
+			t.Errorf("%v: %d allocations in 100,000 requests touching the drive for the first time", op, growing)
 		}
+		if n := testing.AllocsPerRun(20, func() { c.steps(eng, 1000) }); n != 0 {
+			t.Errorf("%v: %.0f allocations per 1,000 requests in steady state", op, n)
+		}
+		t.Logf("%v: %d allocations while first touching the drive, then none", op, growing)
 		if op == sim.Write && d.Stats().GCPageMoves == 0 {
 			t.Errorf("no GC during the write run: the test does not cover it")
 		}
 	}
+}
+
+// mallocs returns the heap allocations f makes.
+func mallocs(f func()) uint64 {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	f()
+	runtime.ReadMemStats(&m1)
+	return m1.Mallocs - m0.Mallocs
 }

@@ -45,6 +45,10 @@ type Drive struct {
 	obs  *sim.Observer
 	g    geometry
 	f    *ftl
+	// explicit makes the FTL the reference page map of the tests:
+	// preconditioning writes every unit and every overwrite, and every
+	// written unit has a dense forward-map entry.
+	explicit bool
 
 	unitBytes    int64
 	linkNsPerB   float64
@@ -72,6 +76,7 @@ type Drive struct {
 	busySince    sim.Time
 	idleSince    sim.Time
 	base         ftlStats // FTL counters when the run began (after preconditioning)
+	gcProgrammed int64    // GC copies programmed: with the host write that forced them, or when background work ends
 	st           Stats
 	data         store
 	hDone        doneHandler
@@ -91,6 +96,7 @@ type die struct {
 	rq       queue[int32] // slots of page reads in flight, in order
 	busy     bool         // an operation's completion event is pending
 	batch    int          // units of the program in flight (0: background work)
+	bgMoves  int          // GC copies of the background work in flight
 	slow     bool         // next MLC page is a slow (MSB) page
 	allocSeq uint64
 	progSeq  uint64
@@ -104,6 +110,7 @@ type pend struct {
 	ppn   int64
 	ready sim.Time // when the controller handed it to the die
 	slot  int32    // request waiting for it, or -1
+	moves int32    // GC copies its write forced, counted as programmed with it
 	held  bool     // occupies the write buffer
 }
 
@@ -147,7 +154,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 		return nil, fmt.Errorf("ssd %s: nil engine", name)
 	}
 	p := m.p
-	d := &Drive{eng: eng, p: p, name: name, obs: obs, g: m.g, f: newFTL(&p)}
+	d := &Drive{eng: eng, p: p, name: name, obs: obs, g: m.g, f: newFTL(&p, false)}
 	d.unitBytes = d.g.unitSize
 	d.linkNsPerB = 1e9 / p.LinkRate
 	d.chanNsPerB = 1e9 / p.ChannelRate
@@ -372,7 +379,7 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 		if !sync {
 			d.bufUsed += d.unitBytes
 		}
-		dd.q.push(pend{ppn: ppn, ready: c, slot: owner, held: !sync})
+		dd.q.push(pend{ppn: ppn, ready: c, slot: owner, moves: int32(w.moves), held: !sync})
 		dd.allocSeq++
 	}
 	for u := first; u < min(end, first+int64(d.g.dies*d.g.unitsPerProgram)); u++ {
@@ -472,6 +479,7 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 	for range n {
 		p := dd.q.pop()
 		d.f.programmed(p.ppn)
+		d.gcProgrammed += int64(p.moves)
 		d.st.ProgramUnits++
 		if p.held {
 			d.bufUsed -= d.unitBytes
@@ -484,6 +492,8 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 		}
 	}
 	dd.progSeq += uint64(n)
+	d.gcProgrammed += int64(dd.bgMoves) // background GC's copies, now done
+	dd.bgMoves = 0
 	dd.busy = false
 	d.wakeBuffer(now)
 	d.checkFlushes(now)
@@ -691,6 +701,7 @@ func (d *Drive) background(dd *die, now sim.Time) {
 		d.st.BackgroundGCs++
 		before := dd.free
 		d.chargeGC(dd, now, w)
+		dd.bgMoves += w.moves
 		dd.busy, dd.batch = true, 0
 		d.eng.Schedule(max(dd.free, before, now), &d.hDie, dd)
 		return

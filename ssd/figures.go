@@ -25,14 +25,14 @@ type Figures struct {
 	// without one).
 	SeqRead, SeqWrite, SeqWriteNative float64
 	// SteadyWA is the analytic write amplification of uniform random
-	// writes under greedy GC at the model's over-provisioning (see
-	// GreedyWriteAmplification).
+	// writes under greedy GC at the model's over-provisioning and block
+	// size (see GreedyWriteAmplificationBlock).
 	SteadyWA float64
 }
 
 // GreedyWriteAmplification returns the analytic write amplification of
-// uniform random writes under greedy (or FIFO) garbage collection with
-// large blocks, alpha being physical over user space (1 +
+// uniform random writes under greedy (or FIFO) garbage collection in the
+// limit of large blocks (GreedyWriteAmplificationBlock for a given size), alpha being physical over user space (1 +
 // over-provisioning): the valid fraction u of a cleaned block solves
 // u = exp(-alpha (1-u)) and WA = 1/(1-u) (Desnoyers, SYSTOR 2012;
 // Xiang & Kurkoski 2012). It returns +Inf for alpha <= 1.
@@ -84,7 +84,7 @@ func (m *Model) ComputeFigures() Figures {
 		SeqRead:        min(seq/link(seq), per(p.ReadCost)*seq, dies*prog/p.ReadTime.Seconds(), ch*p.ChannelRate),
 		SeqWrite:       min(seq/link(seq), per(p.WriteCost)*seq, dies*prog/first.Seconds(), ch*p.ChannelRate),
 		SeqWriteNative: min(seq/link(seq), per(p.WriteCost)*seq, dies*prog/native.Seconds(), ch*p.ChannelRate),
-		SteadyWA:       GreedyWriteAmplification(float64(g.slots()) / float64(g.units)),
+		SteadyWA:       GreedyWriteAmplificationBlock(float64(g.slots())/float64(g.units), g.unitsPerBlock),
 	}
 	return f
 }

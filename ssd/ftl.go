@@ -1,7 +1,5 @@
 package ssd
 
-import "math/bits"
-
 // The flash translation layer, functional part: where each logical unit
 // lives, which physical slots hold valid data, free and closed blocks per
 // die, and garbage collection. It knows nothing of time; the drive charges
@@ -60,11 +58,7 @@ func (g *geometry) dieUnit(d int, i int64) int64 {
 }
 func (g *geometry) slots() int64 { return g.blocks() * int64(g.unitsPerBlock) }
 
-const (
-	fwdChunkShift = 16 // logical units per forward-map chunk: 65536 (256 KiB)
-	bufferedBit   = 1 << 31
-	noBlock       = -1
-)
+const noBlock = -1
 
 const (
 	blockFree uint8 = iota
@@ -75,13 +69,15 @@ const (
 
 // block is one (multi-plane) erase block's metadata.
 type block struct {
-	valid   int32  // valid units
-	pending int32  // units allocated but not yet programmed
-	erases  uint32 // erase count (wear)
-	state   uint8
+	stamp   int64 // die host unit writes when the block was closed (negative: before the run's base)
+	valid   int32 // valid units
+	pending int32 // units allocated but not yet programmed
+	base    int32 // leading slots still holding what preconditioning left (base.go)
+	rev     int32 // its run in the reverse arena, or noRev
+	erases  uint32
 	prev    int32 // bucket list links (closed blocks)
 	next    int32
-	stamp   uint64 // host unit writes when the block was closed
+	state   uint8
 }
 
 // openBlock is a write point: the block being filled and its next slot.
@@ -100,13 +96,6 @@ type dieFTL struct {
 	st      ftlStats // this die's counters (freeMin unused: minFree)
 }
 
-// revChunk holds the reverse map and valid bits of a run of blocks,
-// allocated when one of them is first opened.
-type revChunk struct {
-	rev  []uint32 // slot -> logical unit
-	bits []uint64 // slot valid
-}
-
 // ftlStats are the FTL's counters: per die, and summed by ftl.stats.
 type ftlStats struct {
 	hostUnits uint64 // units written by the host
@@ -116,16 +105,19 @@ type ftlStats struct {
 	freeMin   int // fewest free blocks any die had
 }
 
-// ftl is the page-level mapping with per-die write points and GC.
+// ftl is the page-level mapping with per-die write points and GC. Where
+// each unit lives is the base layout (what preconditioning left,
+// computed) overridden by the forward map; a slot is valid when the
+// unit it was written for still maps to it, so no valid bits are kept.
 type ftl struct {
-	g           geometry
-	policy      GCPolicy
-	low         int
-	fwd         [][]uint32 // lpn -> ppn+1 (0: unmapped), bufferedBit while unprogrammed
-	rev         []*revChunk
-	chunkBlocks int32 // blocks per revChunk
-	blk         []block
-	dies        []dieFTL
+	g      geometry
+	policy GCPolicy
+	low    int
+	base   baseLayout
+	fwd    fwdMap
+	rev    revArena
+	blk    []block
+	dies   []dieFTL
 
 	// moveHook and eraseHook, when set (by tests), see every GC copy
 	// and every erase.
@@ -133,13 +125,22 @@ type ftl struct {
 	eraseHook func(block int32)
 }
 
-func newFTL(p *Params) *ftl {
+// newFTL returns a fresh-out-of-box FTL. With explicit set, every unit
+// written gets a dense forward-map entry at once (the reference page map
+// of the tests) instead of a hash entry while sparse.
+func newFTL(p *Params, explicit bool) *ftl {
 	g := newGeometry(p)
 	f := &ftl{g: g, policy: p.GC, low: p.GCLowBlocks}
-	f.fwd = make([][]uint32, (g.units+(1<<fwdChunkShift)-1)>>fwdChunkShift)
-	f.chunkBlocks = int32(max(1, (1<<16)/g.unitsPerBlock))
-	f.rev = make([]*revChunk, (g.blocks()+int64(f.chunkBlocks)-1)/int64(f.chunkBlocks))
+	denseAt := uint32(fwdDenseAt)
+	if explicit {
+		denseAt = 0
+	}
+	f.fwd = newFwdMap(g.units, denseAt)
+	f.rev = revArena{per: g.unitsPerBlock}
 	f.blk = make([]block, g.blocks())
+	for i := range f.blk {
+		f.blk[i].rev = noRev
+	}
 	f.dies = make([]dieFTL, g.dies)
 	for d := range f.dies {
 		die := &f.dies[d]
@@ -165,32 +166,56 @@ func (f *ftl) dieOf(lpn int64) int {
 	return int(lpn / int64(f.g.unitsPerProgram) % int64(f.g.dies))
 }
 
+// where returns lpn's slot, or false when lpn is unmapped.
+func (f *ftl) where(lpn int64) (int64, bool) {
+	if e, over := f.fwd.get(lpn); over {
+		return int64(e) - 1, e != 0
+	}
+	return f.baseWhere(lpn)
+}
+
 // lookup returns where lpn lives: its slot, whether that slot still
 // waits to be programmed, and whether lpn is mapped at all.
 func (f *ftl) lookup(lpn int64) (ppn int64, buffered, ok bool) {
-	c := f.fwd[lpn>>fwdChunkShift]
-	if c == nil {
-		return 0, false, false
-	}
-	e := c[lpn&(1<<fwdChunkShift-1)]
-	if e == 0 {
-		return 0, false, false
-	}
-	return int64(e&^bufferedBit) - 1, e&bufferedBit != 0, true
+	ppn, ok = f.where(lpn)
+	return ppn, ok && f.unprogrammed(ppn), ok
 }
 
-func (f *ftl) setFwd(lpn int64, e uint32) {
-	c := f.fwd[lpn>>fwdChunkShift]
-	if c == nil {
-		c = make([]uint32, 1<<fwdChunkShift)
-		f.fwd[lpn>>fwdChunkShift] = c
+// unprogrammed reports whether slot ppn was allocated to a host write
+// that its die has not programmed yet. A die programs its host units in
+// the order they were allocated, so a block's unprogrammed slots are the
+// last b.pending it handed out.
+func (f *ftl) unprogrammed(ppn int64) bool {
+	upb := int64(f.g.unitsPerBlock)
+	bn := int32(ppn / upb)
+	b := &f.blk[bn]
+	if b.pending == 0 {
+		return false
 	}
-	c[lpn&(1<<fwdChunkShift-1)] = e
+	filled := upb
+	if h := &f.dies[f.dieOfBlock(bn)].host; h.blk == bn {
+		filled = int64(h.next)
+	}
+	return ppn%upb >= filled-int64(b.pending)
 }
 
-func (f *ftl) chunk(ppn int64) (*revChunk, int64) {
-	per := int64(f.chunkBlocks) * int64(f.g.unitsPerBlock)
-	return f.rev[ppn/per], ppn % per
+// slotUnit returns the unit slot ppn was written for and whether the
+// slot still holds its current data.
+func (f *ftl) slotUnit(ppn int64) (int64, bool) {
+	upb := int64(f.g.unitsPerBlock)
+	bn, j := int32(ppn/upb), ppn%upb
+	b := &f.blk[bn]
+	if j < int64(b.base) {
+		lpn := f.baseUnit(bn, j)
+		_, over := f.fwd.get(lpn)
+		return lpn, !over
+	}
+	if b.rev == noRev {
+		return 0, false
+	}
+	lpn := int64(f.rev.run(b.rev)[j])
+	e, over := f.fwd.get(lpn)
+	return lpn, over && int64(e) == ppn+1
 }
 
 // gcWork is what one write or trim cost the die in garbage collection.
@@ -200,63 +225,49 @@ type gcWork struct {
 
 // write maps lpn to a fresh slot on its die, invalidating the old one,
 // collecting garbage first when the die runs out of free blocks. A
-// buffered write stays flagged until programmed is called for its slot.
+// buffered write's slot counts as unprogrammed until programmed is
+// called for it.
 func (f *ftl) write(lpn int64, buffered bool, w *gcWork) int64 {
-	fc := f.fwd[lpn>>fwdChunkShift]
-	if fc == nil {
-		fc = make([]uint32, 1<<fwdChunkShift)
-		f.fwd[lpn>>fwdChunkShift] = fc
-	}
-	e := &fc[lpn&(1<<fwdChunkShift-1)]
-	if *e != 0 {
-		f.invalidate(int64(*e&^bufferedBit) - 1)
-		*e = 0 // unmapped while GC may run below
+	if old, ok := f.where(lpn); ok {
+		f.invalidate(old)
+		f.fwd.set(lpn, 0) // unmapped while GC may run below
 	}
 	d := f.dieOf(lpn)
 	ppn := f.alloc(d, &f.dies[d].host, w)
-	v := uint32(ppn + 1)
+	f.fwd.set(lpn, uint32(ppn+1))
+	f.place(ppn, lpn)
 	if buffered {
-		v |= bufferedBit
 		f.blk[ppn/int64(f.g.unitsPerBlock)].pending++
 	}
-	*e = v
-	f.place(ppn, lpn)
 	f.dies[d].st.hostUnits++
 	return ppn
 }
 
 // trim unmaps lpn.
 func (f *ftl) trim(lpn int64) {
-	if old, _, ok := f.lookup(lpn); ok {
+	if old, ok := f.where(lpn); ok {
 		f.invalidate(old)
-		f.setFwd(lpn, 0)
+		f.fwd.set(lpn, 0)
 	}
 }
 
-// programmed marks slot ppn, allocated buffered, as on flash.
+// programmed records that slot ppn, allocated to a buffered write, is
+// on flash.
 func (f *ftl) programmed(ppn int64) {
-	b := &f.blk[ppn/int64(f.g.unitsPerBlock)]
-	b.pending--
-	c, i := f.chunk(ppn)
-	lpn := int64(c.rev[i])
-	if c.bits[i>>6]&(1<<(i&63)) == 0 {
-		return // overwritten or trimmed meanwhile
-	}
-	f.setFwd(lpn, uint32(ppn+1))
+	f.blk[ppn/int64(f.g.unitsPerBlock)].pending--
 }
 
 // place records that slot ppn holds lpn.
 func (f *ftl) place(ppn, lpn int64) {
-	c, i := f.chunk(ppn)
-	c.rev[i] = uint32(lpn)
-	c.bits[i>>6] |= 1 << (i & 63)
-	f.blk[ppn/int64(f.g.unitsPerBlock)].valid++
+	upb := int64(f.g.unitsPerBlock)
+	b := &f.blk[ppn/upb]
+	f.rev.run(b.rev)[ppn%upb] = uint32(lpn)
+	b.valid++
 }
 
-// invalidate clears slot ppn's valid bit, moving its block down a bucket.
+// invalidate counts slot ppn's data stale, moving its block down a
+// bucket.
 func (f *ftl) invalidate(ppn int64) {
-	c, i := f.chunk(ppn)
-	c.bits[i>>6] &^= 1 << (i & 63)
 	bn := int32(ppn / int64(f.g.unitsPerBlock))
 	b := &f.blk[bn]
 	if b.state == blockClosed {
@@ -319,35 +330,16 @@ func (f *ftl) open(die *dieFTL) int32 {
 	bn := die.free[n-1]
 	die.free = die.free[:n-1]
 	die.minFree = min(die.minFree, n-1)
-	f.blk[bn].state = blockOpen
-	ci := bn / f.chunkBlocks
-	if f.rev[ci] == nil {
-		per := int(f.chunkBlocks) * f.g.unitsPerBlock
-		f.rev[ci] = &revChunk{rev: make([]uint32, per), bits: make([]uint64, (per+63)/64)}
-	}
+	b := &f.blk[bn]
+	b.state = blockOpen
+	b.rev = f.rev.get()
 	return bn
-}
-
-// openAllChunks allocates every reverse-map chunk and forward-map chunk,
-// so that dies can write in parallel without allocating shared state.
-func (f *ftl) openAllChunks() {
-	per := int(f.chunkBlocks) * f.g.unitsPerBlock
-	for ci := range f.rev {
-		if f.rev[ci] == nil {
-			f.rev[ci] = &revChunk{rev: make([]uint32, per), bits: make([]uint64, (per+63)/64)}
-		}
-	}
-	for ci := range f.fwd {
-		if f.fwd[ci] == nil {
-			f.fwd[ci] = make([]uint32, 1<<fwdChunkShift)
-		}
-	}
 }
 
 func (f *ftl) close(die *dieFTL, bn int32) {
 	b := &f.blk[bn]
 	b.state = blockClosed
-	b.stamp = die.st.hostUnits
+	b.stamp = int64(die.st.hostUnits)
 	f.link(die, bn)
 }
 
@@ -364,21 +356,17 @@ func (f *ftl) collect(d int, w *gcWork) bool {
 	b := &f.blk[v]
 	b.state = blockVictim
 	upb := int64(f.g.unitsPerBlock)
-	c, i0 := f.chunk(int64(v) * upb)
-	for wi := i0 >> 6; wi < (i0+upb+63)>>6; wi++ {
-		word := c.bits[wi]
-		c.bits[wi] = 0 // every valid unit leaves; chunks hold whole blocks, so a word holds no other block's bits only when aligned: restored below
-		for ; word != 0; word &= word - 1 {
-			i := wi<<6 + int64(bits.TrailingZeros64(word))
-			if i < i0 || i >= i0+upb {
-				c.bits[wi] |= 1 << (i & 63) // another block's unit: keep it
-				continue
-			}
-			if f.moveHook != nil {
-				f.moveHook(int64(v)*upb+i-i0, f.peekGC(die))
-			}
-			f.move(d, die, int64(c.rev[i]), w)
+	first := int64(v) * upb
+	for left, ppn := b.valid, first; left > 0 && ppn < first+upb; ppn++ {
+		lpn, ok := f.slotUnit(ppn)
+		if !ok {
+			continue
 		}
+		left--
+		if f.moveHook != nil {
+			f.moveHook(ppn, f.peekGC(die))
+		}
+		f.move(d, die, lpn, w)
 	}
 	b.valid = 0
 	f.erase(die, v)
@@ -389,7 +377,7 @@ func (f *ftl) collect(d int, w *gcWork) bool {
 // move copies valid unit lpn to die d's GC write point.
 func (f *ftl) move(d int, die *dieFTL, lpn int64, w *gcWork) {
 	np := f.alloc(d, &die.gc, w)
-	f.fwd[lpn>>fwdChunkShift][lpn&(1<<fwdChunkShift-1)] = uint32(np + 1)
+	f.fwd.set(lpn, uint32(np+1))
 	f.place(np, lpn)
 	w.moves++
 	die.st.gcMoves++
@@ -409,7 +397,10 @@ func (f *ftl) erase(die *dieFTL, bn int32) {
 		f.eraseHook(bn)
 	}
 	b := &f.blk[bn]
-	b.valid, b.pending, b.state = 0, 0, blockFree
+	if b.rev != noRev {
+		f.rev.put(b.rev)
+	}
+	b.valid, b.pending, b.base, b.rev, b.state = 0, 0, 0, noRev, blockFree
 	b.erases++
 	die.st.erases++
 	die.st.maxErase = max(die.st.maxErase, b.erases)
@@ -449,7 +440,7 @@ func (f *ftl) costBenefit(d int) int32 {
 				return bn
 			}
 			u := float64(v) / upb
-			age := float64(die.st.hostUnits-b.stamp) + 1
+			age := float64(int64(die.st.hostUnits)-b.stamp) + 1
 			if s := age * (1 - u) / (2 * u); s > bestScore {
 				best, bestScore = bn, s
 			}
@@ -477,21 +468,10 @@ func (f *ftl) stats() ftlStats {
 	return s
 }
 
-// clone returns a deep copy of f (hooks excluded).
+// clone returns a deep copy of f (hooks excluded; the base layout, never
+// changed after preconditioning, is shared).
 func (f *ftl) clone() *ftl {
-	c := &ftl{g: f.g, policy: f.policy, low: f.low, chunkBlocks: f.chunkBlocks}
-	c.fwd = make([][]uint32, len(f.fwd))
-	for i, ch := range f.fwd {
-		if ch != nil {
-			c.fwd[i] = append([]uint32(nil), ch...)
-		}
-	}
-	c.rev = make([]*revChunk, len(f.rev))
-	for i, r := range f.rev {
-		if r != nil {
-			c.rev[i] = &revChunk{rev: append([]uint32(nil), r.rev...), bits: append([]uint64(nil), r.bits...)}
-		}
-	}
+	c := &ftl{g: f.g, policy: f.policy, low: f.low, base: f.base, fwd: f.fwd.clone(), rev: f.rev.clone()}
 	c.blk = append([]block(nil), f.blk...)
 	c.dies = append([]dieFTL(nil), f.dies...)
 	for i := range c.dies {

@@ -81,10 +81,21 @@ func (l load) run(t testing.TB, eng *sim.Engine, d sim.Device) result {
 
 func newTestDrive(t testing.TB, p Params, pc Precondition) (*Drive, *sim.Engine) {
 	t.Helper()
+	return newDrive(t, p, pc, false)
+}
+
+// newDrive makes a drive preconditioned to pc on a new engine (seed 1),
+// with the reference page map when explicit (preconditioning writes
+// every unit and every overwrite).
+func newDrive(t testing.TB, p Params, pc Precondition, explicit bool) (*Drive, *sim.Engine) {
+	t.Helper()
 	eng := sim.NewEngine(1)
 	d, err := New(eng, p, "ssd0", nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if explicit {
+		d.explicit, d.f = true, newFTL(&d.p, true)
 	}
 	if _, err := d.Precondition(pc); err != nil {
 		t.Fatal(err)

@@ -1,10 +1,9 @@
 package ssd
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"testing"
-
-	"github.com/raidsim/raidsim/sim"
 )
 
 // heldBy returns the heap bytes that make() holds after it returns.
@@ -18,35 +17,53 @@ func heldBy(make func() any) (float64, any) {
 	return float64(m1.HeapAlloc) - float64(m0.HeapAlloc), v
 }
 
-// TestSparseMemory: a fresh 160 GB drive holds only its per-block
-// metadata (no mapping), and a written drive at most 10 bytes per written
-// 4 KiB unit beyond it (the bound; BenchmarkPrecondition reports
-// the 160 GB steady-state figure).
-func TestSparseMemory(t *testing.T) {
-	fresh, d0 := heldBy(func() any {
-		d, err := New(sim.NewEngine(1), IntelX25MG2(), "ssd0", nil)
-		if err != nil {
-			t.Fatal(err)
+// TestMemoryByWhatIsTouched: a drive's FTL costs memory for its blocks
+// and for the units a run touches, never for its capacity. A 160 GB
+// drive holds under 64 bytes per erase block fresh, filled or in steady
+// state; random writes then cost under 40 bytes per unit written or
+// moved by garbage collection (a forward-map entry, a reverse-map slot);
+// the explicit reference map of a 4 GB steady drive costs at most 10
+// bytes per unit of its capacity, as the page map always did.
+func TestMemoryByWhatIsTouched(t *testing.T) {
+	var blocks float64
+	for _, pc := range []Precondition{FreshOutOfBox, Fill, Steady} {
+		held, v := heldBy(func() any {
+			d, _ := newTestDrive(t, IntelX25MG2(), pc)
+			return d
+		})
+		d := v.(*Drive)
+		blocks = float64(d.g.blocks())
+		t.Logf("160 GB drive, %v: %.1f MB (%.0f bytes per erase block)", pc, held/1e6, held/blocks)
+		if held > 64*blocks {
+			t.Errorf("%v: %.0f bytes, more than 64 per block", pc, held)
 		}
-		return d
-	})
-	blocks := float64(d0.(*Drive).g.blocks())
-	t.Logf("fresh 160 GB drive: %.1f MB (%.0f bytes per erase block)", fresh/1e6, fresh/blocks)
-	if fresh > 64*blocks {
-		t.Errorf("a fresh drive holds %.0f bytes, more than 64 per block", fresh)
+		if pc == Steady {
+			var w gcWork
+			rng := rand.New(rand.NewPCG(1, 2))
+			wrote, _ := heldBy(func() any {
+				for range 200000 {
+					d.f.write(rng.Int64N(d.g.units), false, &w)
+				}
+				return nil
+			})
+			st := d.f.stats()
+			touched := float64(st.hostUnits + st.gcMoves)
+			t.Logf("then 200,000 random writes (%.0f units written or moved): %.1f MB more, %.1f bytes per unit", touched, wrote/1e6, wrote/touched)
+			if wrote > 40*touched {
+				t.Errorf("%.0f bytes for %.0f units written or moved: more than 40 each", wrote, touched)
+			}
+		}
+		runtime.KeepAlive(d)
 	}
-	runtime.KeepAlive(d0)
-	p := IntelX25MG2()
-	p.Capacity = 16e9
-	filled, d1 := heldBy(func() any {
-		d, _ := newTestDrive(t, p, Steady)
+	held, v := heldBy(func() any {
+		d, _ := newDrive(t, smallX25M(), Steady, true)
 		return d
 	})
-	d := d1.(*Drive)
-	perUnit := (filled - fresh/blocks*float64(d.g.blocks())) / float64(d.g.units)
-	t.Logf("16 GB drive in steady state: %.1f MB, %.2f bytes per written 4 KiB beyond block metadata", filled/1e6, perUnit)
+	d := v.(*Drive)
+	perUnit := (held - 64*float64(d.g.blocks())) / float64(d.g.units)
+	t.Logf("explicit map, 4 GB steady: %.1f MB, %.2f bytes per unit beyond the blocks", held/1e6, perUnit)
 	if perUnit > 10 {
-		t.Errorf("%.2f bytes per written unit, want at most 10", perUnit)
+		t.Errorf("explicit map: %.2f bytes per unit, want at most 10", perUnit)
 	}
-	runtime.KeepAlive(d1)
+	runtime.KeepAlive(d)
 }

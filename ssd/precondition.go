@@ -4,45 +4,62 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 )
 
 // PreconditionResult says what preconditioning did.
 type PreconditionResult struct {
 	// Kind is the state asked for.
 	Kind Precondition
-	// HostBytes is what preconditioning wrote as the host would.
+	// HostBytes is what preconditioning wrote as the host would: the
+	// fill, and with the explicit map the random overwrites of Steady (a
+	// drawn steady state is not written: see Drawn).
 	HostBytes int64
-	// Rounds is the random-overwrite rounds of Steady (an eighth of the
-	// capacity each).
-	Rounds int
-	// WriteAmplification is that of the last Steady round: the drive's
-	// steady-state write amplification under uniform random writes.
+	// Drawn reports a Steady state drawn from the steady-state
+	// distribution of uniform random overwrites (the default) rather
+	// than written overwrite by overwrite (the explicit reference map).
+	Drawn bool
+	// Windows counts the windows of random overwrites (a quarter of the
+	// capacity each) an explicit Steady preconditioning wrote.
+	Windows int
+	// Converged reports that Steady reached its steady state: a drawn
+	// state always; a written one once garbage collection had run
+	// through both of the last two windows and turned the flash over
+	// (erased as many blocks as the drive has since it began), and the
+	// write amplification of the last window was within 1% of the
+	// window's before, within 32 windows (8 capacities).
+	Converged bool
+	// WriteAmplification is the steady state's write amplification
+	// under uniform random writes: measured over the last window when
+	// written, Desnoyers' model for the drawn state's block size and
+	// spare when drawn (GreedyWriteAmplificationBlock).
 	WriteAmplification float64
 }
 
-// Steady-state detection: rounds of an eighth of the logical units; stop
-// once at least steadyMinRounds rounds (3/8 of the capacity) were written
-// and the round's write amplification moved by under steadyTolerance
-// from the round before, or after steadyMaxRounds (8 capacities). From a
-// sequential fill, uniform random overwrites reach their steady write
-// amplification within a quarter of the capacity (TestSteadyConverges).
+// Steady-state detection of the explicit map: windows of a quarter of
+// the logical units; stop once garbage collection ran in the last two
+// windows and has erased as many blocks as the drive holds since it
+// began, and the two windows' write amplification agrees within
+// steadyTolerance, or after steadyMaxWindows (8 capacities) without
+// convergence. From a fill, write amplification rises once the spare is
+// used up and swings about its steady value for about a capacity of
+// writes: shorter windows, or no turnover, let two windows on a swing
+// agree (at 28% spare, eighths once stopped at WA 2.83 of a steady
+// 2.47); these stop after about 1.5 capacities (TestSteadyConverges).
 const (
-	steadyRoundDiv  = 8
-	steadyMinRounds = 3
-	steadyMaxRounds = 64
-	steadyTolerance = 0.01
+	steadyWindowDiv  = 4
+	steadyMaxWindows = 32
+	steadyTolerance  = 0.01
 )
 
-// Precondition puts a fresh drive in state kind functionally, without
-// simulating time: Fill writes every unit once in order; Steady then
-// overwrites uniformly random units (from the engine's stream
-// "<name>/precondition") until write amplification settles (see
-// steadyRoundDiv). Counters
-// start afresh after it. It must be called before any request.
+// Precondition puts a fresh drive in state kind, without simulating
+// time. Fill is the state writing every unit once in order leaves;
+// Steady the state uniform random overwrites (after a fill) converge
+// to, drawn from the engine's stream "<name>/precondition" (see the
+// package doc). Either costs memory for a few numbers per die and per
+// block: the run then pays for the units it touches. Counters start
+// afresh after it. It must be called before any request.
 func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
-	if d.outstanding != 0 || d.f.stats().hostUnits != 0 {
+	if d.outstanding != 0 || d.f.stats().hostUnits != 0 || d.f.base.kind != FreshOutOfBox {
 		return PreconditionResult{}, fmt.Errorf("ssd %s: precondition a fresh, idle drive only", d.name)
 	}
 	res := PreconditionResult{Kind: kind}
@@ -51,12 +68,21 @@ func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
 	case Fill:
 		d.fill()
 	case Steady:
-		d.fill()
-		res.Rounds, res.WriteAmplification = d.steady(d.eng.Rand(d.name + "/precondition"))
+		rng := d.eng.Rand(d.name + "/precondition")
+		if d.explicit {
+			d.fill()
+			res.Windows, res.WriteAmplification, res.Converged = d.steadyExplicit(rng)
+		} else {
+			res.WriteAmplification = d.f.drawSteady(rng)
+			res.Drawn, res.Converged = true, true
+		}
 	default:
 		return res, fmt.Errorf("ssd %s: unknown precondition %d", d.name, uint8(kind))
 	}
 	res.HostBytes = int64(d.f.stats().hostUnits) * d.unitBytes
+	if kind == Fill || res.Drawn {
+		res.HostBytes = d.g.units * d.unitBytes // the fill, laid out rather than written
+	}
 	d.base = d.f.stats()
 	d.precondition = res
 	return res, nil
@@ -65,59 +91,89 @@ func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
 // Preconditioned returns what Precondition did (zero for a fresh drive).
 func (d *Drive) Preconditioned() PreconditionResult { return d.precondition }
 
+// fill writes every unit once in order with the explicit map, else lays
+// out the state that would leave.
 func (d *Drive) fill() {
+	if !d.explicit {
+		d.f.layFill()
+		return
+	}
 	var w gcWork
 	for u := range d.g.units {
 		d.f.write(u, false, &w)
 	}
 }
 
-func (d *Drive) steady(rng *rand.Rand) (int, float64) {
+// layFill puts f, a fresh FTL, in the state writing every unit once in
+// order leaves: each die's blocks full in turn, the last one its open
+// host write point; block ages as the writes left them for cost-benefit
+// cleaning.
+func (f *ftl) layFill() {
+	g := &f.g
+	f.base = baseLayout{kind: Fill}
+	upb := int64(g.unitsPerBlock)
+	for d := range g.dies {
+		units := g.dieUnits(d)
+		nb := int32((units + upb - 1) / upb)
+		die := &f.dies[d]
+		first := int32(d) * g.blocksPerDie
+		for k := range nb {
+			bn := first + k
+			b := &f.blk[bn]
+			c := int32(min(upb, units-int64(k)*upb))
+			b.valid, b.base = c, c
+			if k < nb-1 {
+				b.state = blockClosed
+				b.stamp = int64(k+1)*upb - units
+				f.link(die, bn)
+				continue
+			}
+			b.state, b.rev = blockOpen, f.rev.get()
+			die.host = openBlock{blk: bn, next: int(c)}
+		}
+		die.free = die.free[:0]
+		for b := g.blocksPerDie - 1; b >= nb; b-- {
+			die.free = append(die.free, first+b)
+		}
+		die.minFree = len(die.free)
+	}
+}
+
+// steadyExplicit overwrites uniformly random units a window at a time
+// until the write amplification settles (see steadyWindowDiv). It
+// returns the windows written, the last window's write amplification and
+// whether it converged. The units are drawn over the whole drive, so
+// each die gets its share of them at random and the dies' write points
+// drift apart as on a running drive (equal shares would fill them, and
+// collect garbage, in lockstep).
+func (d *Drive) steadyExplicit(rng *rand.Rand) (int, float64, bool) {
 	f := d.f
 	g := &f.g
-	// Each die draws its own uniform random units from its own stream:
-	// the dies share nothing but read-only geometry, so they run in
-	// parallel, and the result does not depend on how many goroutines run
-	// them. Valid bits of two dies never share a word when blocks hold a
-	// multiple of 64 units; otherwise the dies run one after another.
-	streams := make([]*rand.Rand, g.dies)
-	for i := range streams {
-		streams[i] = rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
-	}
-	workers := 1
-	if g.unitsPerBlock%64 == 0 {
-		f.openAllChunks()
-		workers = min(runtime.GOMAXPROCS(0), g.dies)
-	}
-	perDie := max(g.units/steadyRoundDiv/int64(g.dies), 1)
-	prev := math.Inf(1)
-	rounds := 0
-	for rounds < steadyMaxRounds {
+	window := max(g.units/steadyWindowDiv, 1)
+	prev, wa := math.NaN(), 0.0 // the window before's WA (NaN while GC had not run) and the last's
+	var gcFrom uint64           // erases when garbage collection began, plus one (0: not yet)
+	var w gcWork
+	for n := 1; n <= steadyMaxWindows; n++ {
 		s0 := f.stats()
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var gw gcWork
-				for die := w; die < g.dies; die += workers {
-					n := g.dieUnits(die)
-					for range perDie {
-						f.write(g.dieUnit(die, streams[die].Int64N(n)), false, &gw)
-					}
-				}
-			}()
+		for range window {
+			f.write(rng.Int64N(g.units), false, &w)
 		}
-		wg.Wait()
-		rounds++
 		s1 := f.stats()
-		wa := float64(s1.hostUnits-s0.hostUnits+s1.gcMoves-s0.gcMoves) / float64(s1.hostUnits-s0.hostUnits)
-		if rounds >= steadyMinRounds && math.Abs(wa-prev) <= steadyTolerance*wa {
-			return rounds, wa
+		host, moves := s1.hostUnits-s0.hostUnits, s1.gcMoves-s0.gcMoves
+		wa = float64(host+moves) / float64(host)
+		if moves > 0 && gcFrom == 0 {
+			gcFrom = s0.erases + 1
 		}
-		prev = wa
+		turned := gcFrom > 0 && s1.erases+1-gcFrom >= uint64(g.blocks())
+		if moves > 0 && turned && math.Abs(wa-prev) <= steadyTolerance*wa {
+			return n, wa, true
+		}
+		prev = math.NaN()
+		if moves > 0 {
+			prev = wa
+		}
 	}
-	return rounds, prev
+	return steadyMaxWindows, wa, false
 }
 
 // CopyStateFrom gives d, a fresh idle drive of the same model, src's
@@ -125,7 +181,7 @@ func (d *Drive) steady(rng *rand.Rand) (int, float64) {
 // been preconditioned the same way (members of an array preconditioned
 // once instead of once each). Counters start afresh.
 func (d *Drive) CopyStateFrom(src *Drive) error {
-	if d.outstanding != 0 || d.f.stats().hostUnits != 0 {
+	if d.outstanding != 0 || d.f.stats().hostUnits != 0 || d.f.base.kind != FreshOutOfBox {
 		return fmt.Errorf("ssd %s: copy state into a fresh, idle drive only", d.name)
 	}
 	if src.g != d.g || src.p.GC != d.p.GC || src.p.GCLowBlocks != d.p.GCLowBlocks {
@@ -135,6 +191,7 @@ func (d *Drive) CopyStateFrom(src *Drive) error {
 		return fmt.Errorf("ssd %s: %s is busy", d.name, src.name)
 	}
 	d.f = src.f.clone()
+	d.explicit = src.explicit
 	d.base = d.f.stats()
 	d.precondition = src.precondition
 	return nil

@@ -2,31 +2,28 @@ package ssd
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"testing"
+
+	"github.com/raidsim/raidsim/sim"
 )
 
 // checkFTL verifies the mapping's invariants: every mapped logical unit
-// points at a valid slot whose reverse entry names it back; the valid
-// slots are exactly the mapped units' (no orphan valid data); each
-// block's valid count is the population of its valid bits; closed
-// blocks sit in the bucket of their valid count; free blocks hold nothing.
+// points at a valid slot whose reverse entry names it back, on its own
+// die; the valid slots are exactly the mapped units' (no orphan valid
+// data); each block's valid count is the number of its valid slots;
+// closed blocks sit in the bucket of their valid count; free blocks
+// hold nothing.
 func checkFTL(f *ftl) error {
 	mapped := 0
 	for lpn := range f.g.units {
-		ppn, _, ok := f.lookup(lpn)
+		ppn, ok := f.where(lpn)
 		if !ok {
 			continue
 		}
 		mapped++
-		c, i := f.chunk(ppn)
-		if c == nil || c.bits[i>>6]&(1<<(i&63)) == 0 {
-			return fmt.Errorf("unit %d maps to slot %d, which is not valid", lpn, ppn)
-		}
-		if int64(c.rev[i]) != lpn {
-			return fmt.Errorf("unit %d maps to slot %d, whose reverse entry is %d", lpn, ppn, c.rev[i])
+		if u, valid := f.slotUnit(ppn); !valid || u != lpn {
+			return fmt.Errorf("unit %d maps to slot %d, which holds unit %d (valid %v)", lpn, ppn, u, valid)
 		}
 		if f.dieOf(lpn) != int(ppn/int64(f.g.unitsPerBlock))/int(f.g.blocksPerDie) {
 			return fmt.Errorf("unit %d lives off its die", lpn)
@@ -48,17 +45,14 @@ func checkFTL(f *ftl) error {
 	for bn := range f.blk {
 		b := &f.blk[bn]
 		n := 0
-		c, i0 := f.chunk(int64(bn) * upb)
-		if c != nil {
-			for i := i0; i < i0+upb; i++ {
-				if c.bits[i>>6]&(1<<(i&63)) != 0 {
-					n++
-				}
+		for ppn := int64(bn) * upb; ppn < int64(bn+1)*upb; ppn++ {
+			if _, ok := f.slotUnit(ppn); ok {
+				n++
 			}
 		}
 		valid += n
 		if int(b.valid) != n {
-			return fmt.Errorf("block %d counts %d valid, has %d valid bits", bn, b.valid, n)
+			return fmt.Errorf("block %d counts %d valid, has %d valid slots", bn, b.valid, n)
 		}
 		if b.state == blockFree && n != 0 {
 			return fmt.Errorf("free block %d holds %d valid units", bn, n)
@@ -74,26 +68,39 @@ func checkFTL(f *ftl) error {
 }
 
 // TestFTLProperty runs seeded random mixes of writes, trims and
-// garbage collection (greedy and cost-benefit) on a tiny drive and checks
-// after each batch that every logical unit maps to exactly one valid slot
-// and that garbage collection never erases valid data: each unit's slot
-// holds the version last written to it, followed through every GC move.
+// garbage collection (greedy and cost-benefit) on a tiny drive, from each
+// starting state (fresh, filled and steady, laid out lazily or written
+// with the explicit map), and checks after each batch that every logical
+// unit maps to exactly one valid slot and that garbage collection never
+// erases valid data: each unit's slot holds the version last written to
+// it (0: what preconditioning left), followed through every GC move.
 func TestFTLProperty(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
+	for seed := uint64(1); seed <= 12; seed++ {
 		p := Params{Capacity: 4 << 20, LinkRate: 1e9, Channels: 2, WaysPerChannel: 1, PageSize: 4096, PagesPerBlock: 8,
 			ReadTime: 1, ProgramTime: 1, EraseTime: 1, ChannelRate: 1e9, OverProvisioning: 0.25, GC: GCPolicy(seed % 2)}
+		if seed > 6 {
+			p.PagesPerBlock, p.PlanesPerDie, p.Capacity, p.OverProvisioning = 64, 2, 16<<20, 0.5 // blocks over 64 units, a partial last stripe
+			p.Capacity += 3 * 4096
+		}
 		p.FillDefaults()
 		if err := p.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		f := newFTL(&p)
+		start := Precondition(seed / 2 % 3)
+		explicit := seed%4 == 3
+		d, _ := newDrive(t, p, start, explicit)
+		f := d.f
 		rng := rand.New(rand.NewPCG(seed, 99))
-		version := make([]uint32, f.g.units)   // last version written per unit (0: none or trimmed)
+		version := make([]uint32, f.g.units) // last version written per unit (0: what preconditioning left)
+		mapped := make([]bool, f.g.units)
+		for lpn := range mapped {
+			_, mapped[lpn] = f.where(int64(lpn))
+		}
 		slotVer := make([]uint32, f.g.slots()) // version each slot holds
 		f.moveHook = func(from, to int64) { slotVer[to] = slotVer[from] }
 		f.eraseHook = func(bn int32) {
 			for lpn := range f.g.units {
-				if ppn, _, ok := f.lookup(lpn); ok && ppn/int64(f.g.unitsPerBlock) == int64(bn) {
+				if ppn, ok := f.where(lpn); ok && ppn/int64(f.g.unitsPerBlock) == int64(bn) {
 					t.Fatalf("seed %d: erasing block %d, which holds unit %d's current data", seed, bn, lpn)
 				}
 			}
@@ -105,19 +112,19 @@ func TestFTLProperty(t *testing.T) {
 				lpn := rng.Int64N(f.g.units)
 				if rng.IntN(8) == 0 {
 					f.trim(lpn)
-					version[lpn] = 0
+					mapped[lpn] = false
 					continue
 				}
 				next++
 				ppn := f.write(lpn, false, &w)
-				version[lpn], slotVer[ppn] = next, next
+				version[lpn], slotVer[ppn], mapped[lpn] = next, next, true
 			}
 			if err := checkFTL(f); err != nil {
-				t.Fatalf("seed %d batch %d: %v", seed, batch, err)
+				t.Fatalf("seed %d (%v, explicit %v) batch %d: %v", seed, start, explicit, batch, err)
 			}
 			for lpn, v := range version {
-				ppn, _, ok := f.lookup(int64(lpn))
-				if ok != (v != 0) || (ok && slotVer[ppn] != v) {
+				ppn, ok := f.where(int64(lpn))
+				if ok != mapped[lpn] || (ok && slotVer[ppn] != v) {
 					t.Fatalf("seed %d batch %d: unit %d holds version %d, want %d (mapped %v)", seed, batch, lpn, slotVer[ppn], v, ok)
 				}
 			}
@@ -125,7 +132,6 @@ func TestFTLProperty(t *testing.T) {
 		if f.stats().gcMoves == 0 || f.stats().erases == 0 {
 			t.Fatalf("seed %d: no garbage collection happened (%d moves, %d erases)", seed, f.stats().gcMoves, f.stats().erases)
 		}
-		_ = bits.UintSize
 	}
 }
 
@@ -154,26 +160,35 @@ func TestDieUnits(t *testing.T) {
 	}
 }
 
-// TestSteadyIndependentOfWorkers: steady-state preconditioning gives the
-// same drive whatever the number of goroutines.
-func TestSteadyIndependentOfWorkers(t *testing.T) {
-	sum := func(procs int) (float64, uint64) {
-		old := runtime.GOMAXPROCS(procs)
-		defer runtime.GOMAXPROCS(old)
-		d, _ := newTestDrive(t, smallX25M(), Steady)
+// TestSteadyDeterministic: a drawn steady state depends on the engine's
+// seed and the drive's name only, and keeps the mapping's invariants.
+func TestSteadyDeterministic(t *testing.T) {
+	hash := func(seed uint64, name string) uint64 {
+		eng := sim.NewEngine(seed)
+		d, err := New(eng, waParams(0.07), name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Precondition(Steady); err != nil {
+			t.Fatal(err)
+		}
 		var h uint64
 		for lpn := range d.g.units {
-			ppn, _, _ := d.f.lookup(lpn)
+			ppn, _ := d.f.where(lpn)
 			h = h*1099511628211 ^ uint64(ppn)
 		}
-		return d.Preconditioned().WriteAmplification, h
+		return h
 	}
-	wa1, h1 := sum(1)
-	wa2, h2 := sum(3)
-	if wa1 != wa2 || h1 != h2 {
-		t.Fatalf("1 worker: WA %v map %x; 3 workers: WA %v map %x", wa1, h1, wa2, h2)
+	if a, b := hash(1, "ssd0"), hash(1, "ssd0"); a != b {
+		t.Fatalf("same seed and name, maps %x and %x", a, b)
 	}
-	d, _ := newTestDrive(t, smallX25M(), Steady)
+	if a, b := hash(1, "ssd0"), hash(2, "ssd0"); a == b {
+		t.Fatalf("seeds 1 and 2 draw the same map %x", a)
+	}
+	if a, b := hash(1, "ssd0"), hash(1, "ssd1"); a == b {
+		t.Fatalf("two drives of an engine draw the same map %x", a)
+	}
+	d, _ := newTestDrive(t, waParams(0.07), Steady)
 	if err := checkFTL(d.f); err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +207,8 @@ func TestCopyStateFrom(t *testing.T) {
 		t.Fatal(err)
 	}
 	for lpn := int64(0); lpn < src.g.units; lpn += 997 {
-		a, _, _ := src.f.lookup(lpn)
-		b, _, _ := dst.f.lookup(lpn)
+		a, _ := src.f.where(lpn)
+		b, _ := dst.f.where(lpn)
 		if a != b {
 			t.Fatalf("unit %d: %d in the source, %d in the copy", lpn, a, b)
 		}

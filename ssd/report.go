@@ -246,7 +246,7 @@ var datasheetTable = drive.Table{
 	Notes: []string{
 		"read 4K: an unloaded read (command, controller, page read, channel, link).",
 		"IOPS, MB/s: the least of link, controller, dies and channels (4 KiB, 128 KiB).",
-		"steady WA: greedy GC, uniform random writes, the preset's spare (Desnoyers 2012).",
+		"steady WA: greedy GC, uniform random writes, the preset's spare and block size (Desnoyers 2012).",
 		"Measure them: raidsim run --drive NAME --precondition fill.",
 	},
 }

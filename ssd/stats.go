@@ -63,10 +63,14 @@ type Stats struct {
 	// SLCUnits counts units programmed into the pseudo-SLC cache;
 	// SLCMigratedUnits those moved from it to native cells when idle.
 	SLCUnits, SLCMigratedUnits int64
-	// WriteAmplification is flash writes (ProgramUnits + GCPageMoves +
-	// SLCMigratedUnits) over the host data programmed (ProgramUnits), so
-	// data still in the write buffer does not count; 0 before any
-	// program.
+	// WriteAmplification is flash page programs over host page
+	// programs, as the literature defines it, each counted once
+	// programmed: host units (ProgramUnits) plus garbage collection's
+	// copies plus units moved out of the pseudo-SLC cache
+	// (SLCMigratedUnits), over ProgramUnits. A copy counts when the host
+	// write that forced it is programmed (background GC's when its work
+	// ends), so writes still in the buffer count on neither side; 0
+	// before any program.
 	WriteAmplification float64
 
 	// Elapsed is the virtual time since the drive was created.
@@ -89,7 +93,7 @@ func (d *Drive) Stats() Stats {
 	s.MaxEraseCount = int64(fs.maxErase)
 	s.FreeBlocksMin = int64(fs.freeMin)
 	if s.ProgramUnits > 0 {
-		s.WriteAmplification = float64(s.ProgramUnits+s.GCPageMoves+s.SLCMigratedUnits) / float64(s.ProgramUnits)
+		s.WriteAmplification = float64(s.ProgramUnits+d.gcProgrammed+s.SLCMigratedUnits) / float64(s.ProgramUnits)
 	}
 	s.Elapsed = d.eng.Now().Sub(s.created)
 	s.DieTime = d.dieTime()
