@@ -220,7 +220,7 @@ type Datasheet struct {
 	SLCCacheBytes      int64   `json:"slc_cache_bytes"`
 	WriteBufferBytes   int64   `json:"write_buffer_bytes"`
 	// SteadyWA is the analytic steady-state write amplification
-	// (GreedyWriteAmplification).
+	// (GreedyWriteAmplificationBlock).
 	SteadyWA float64 `json:"steady_write_amplification"`
 }
 
