@@ -56,6 +56,8 @@ var allowedImports = map[string][]string{
 	"reliability": {"gonum.org/v1/gonum"},
 	"sweep":       {"internal/keypath"},
 	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
+	// mrc computes miss-ratio curves of a trace with the cache's policies.
+	"mrc": {"sim", "cache", "trace"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
 	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},

@@ -28,6 +28,7 @@
 //	sweep, plot     grids of configurations run on all cores; figures as SVG or PNG
 //	calibrate       fits a drive model to a measured trace
 //	reliability     MTTDL and the odds of a loss per year
+//	mrc             miss-ratio curves of a trace: exact LRU, SHARDS, the cache's policies simulated
 //
 // # Build, run, report
 //

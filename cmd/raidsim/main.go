@@ -13,6 +13,7 @@
 //	raidsim sweep           run a grid of what-ifs in parallel
 //	raidsim bench [flags]   time an experiment (default: the stack benchmark): requests/s, allocs, peak RSS
 //	raidsim iozone [flags]  iozone's write, rewrite, read and reread over file and record sizes, behind a host
+//	raidsim mrc [flags]     miss-ratio curves of a trace: exact LRU, SHARDS, simulated policies
 //	raidsim serve           the playground: raidsim in the browser (WebAssembly) on localhost
 //	raidsim help            show this help
 //
@@ -49,6 +50,7 @@ Usage:
   raidsim bench [flags]    time an experiment (default: the stack benchmark): requests/s, ns and allocs per request, peak RSS
   raidsim iozone [flags]   iozone's write, rewrite, read and reread over file and record sizes behind a host: --host nas-1gb --file-sizes 64KiB,1GiB
   raidsim reliability      odds of data loss: MTTDL (Markov and Monte Carlo) and loss per year of RAID 1/5/6/10: --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
+  raidsim mrc              miss ratio against cache size for a trace, per replacement policy: --trace FILE [--policy lru,arc,...] [--plot FILE.svg]
   raidsim serve            the playground in your browser: http://127.0.0.1:8080/ [--addr HOST:PORT]
   raidsim help             show this help
 
@@ -70,6 +72,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"bench":       runBench,
 	"iozone":      runIOzone,
 	"reliability": runReliability,
+	"mrc":         runMRC,
 }
 
 // run is main without the process: it returns the exit status.
