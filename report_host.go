@@ -47,14 +47,14 @@ func (r *Report) hostTable() *metrics.Table {
 	t := &metrics.Table{
 		Title: fmt.Sprintf("\nHost (%s, %s, %s)", h.Preset, plural(h.Cores, "core"), pc),
 		Header: []string{"phase", "CPU %", "CPU s", "syscall", "copy", "network", "driver", "parity", "stripe cache",
-			"volume cache", "page cache hits", "dirty peak", "throttle s", "network %"},
+			"volume cache", "page cache hits", "dirty peak KiB", "throttle s", "network %"},
 	}
 	row := func(name string, s *host.Summary) {
 		c := s.CPUSeconds
 		f := func(v float64) string { return metrics.FormatFixed(v, 3) }
 		t.AddRow(name, metrics.FormatFixed(s.CPUUtilizationPct, 2), f(c.Total), f(c.Syscall), f(c.Copy), f(c.Network),
 			f(c.Driver), f(c.Parity), f(c.StripeCache), f(c.VolumeCache), metrics.FormatFixed(s.PageCacheHitRatio, 3),
-			trace.FormatSize(s.DirtyPeakBytes), f(s.ThrottleSeconds), metrics.FormatFixed(s.NetworkUtilizationPct, 1))
+			kib(s.DirtyPeakBytes), f(s.ThrottleSeconds), metrics.FormatFixed(s.NetworkUtilizationPct, 1))
 	}
 	for i := range r.Phases {
 		if s := r.Phases[i].Host; s != nil {

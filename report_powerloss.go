@@ -78,14 +78,14 @@ func (r *Report) powerLossTables() []*metrics.Table {
 	lost := &metrics.Table{
 		Title: fmt.Sprintf("\nPower loss at %s s. Acknowledged data lost: writes the layer above was told were done, "+
 			"held only in volatile memory", metrics.FormatFixed(pl.AtSeconds, 3)),
-		Header: []string{"layer", "lost", "ranges lost (bytes from the layer's start)", "why"},
+		Header: []string{"layer", "lost KiB", "ranges lost (offset+length in bytes from the layer's start)", "why"},
 	}
 	ranges := map[string]LostRanges{}
 	for _, lr := range pl.LostRanges {
 		ranges[lr.Layer] = lr
 	}
 	row := func(layer string, bytes int64, why string) {
-		lost.AddRow(layer, trace.FormatSize(bytes), describeRanges(ranges[layer]), why)
+		lost.AddRow(layer, kib(bytes), describeRanges(ranges[layer]), why)
 	}
 	if r.Host != nil && (r.Host.PageCacheBytes > 0 || pl.PageCacheBytes > 0) {
 		row("page cache", pl.PageCacheBytes, "programs wrote it; the OS had not written it back")
@@ -105,7 +105,7 @@ func (r *Report) powerLossTables() []*metrics.Table {
 		}
 		row(name, b, r.driveLossWhy(i, b))
 	}
-	lost.AddRow("total", trace.FormatSize(pl.LostBytes), "", "acknowledged bytes that would read back as older data")
+	lost.AddRow("total", kib(pl.LostBytes), "", "acknowledged bytes that would read back as older data")
 	tables := []*metrics.Table{lost}
 	if r.RAID != nil {
 		tables = append(tables, &metrics.Table{
@@ -136,7 +136,7 @@ func describeRanges(lr LostRanges) string {
 	}
 	parts := make([]string, len(lr.First))
 	for i, x := range lr.First {
-		parts[i] = fmt.Sprintf("%s at %d", trace.FormatSize(x.Length), x.Offset)
+		parts[i] = fmt.Sprintf("%d+%d", x.Offset, x.Length)
 	}
 	s := strings.Join(parts, ", ")
 	if lr.Count > len(lr.First) {

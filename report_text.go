@@ -172,10 +172,10 @@ func (r *Report) raidTable() *metrics.Table {
 	}
 	t := &metrics.Table{
 		Title:  "\nArray",
-		Header: []string{"full-stripe writes", "rmw writes", "rcw writes", "pre-read", "degraded reads", "failed members"},
+		Header: []string{"full-stripe writes", "rmw writes", "rcw writes", "pre-read KiB", "degraded reads", "failed members"},
 	}
 	t.AddRow(fmt.Sprint(a.FullStripeWrites), fmt.Sprint(a.RMWWrites), fmt.Sprint(a.RCWWrites),
-		trace.FormatSize(a.PrereadBytes), fmt.Sprint(a.DegradedReads), failed)
+		kib(a.PrereadBytes), fmt.Sprint(a.DegradedReads), failed)
 	t.Notes = a.faultNotes()
 	return t
 }
@@ -211,17 +211,17 @@ func (r *Report) cacheTable() *metrics.Table {
 	}
 	filled := "never"
 	if c.FilledAtSeconds != nil {
-		filled = metrics.FormatFixed(*c.FilledAtSeconds, 3) + " s"
+		filled = metrics.FormatFixed(*c.FilledAtSeconds, 3)
 	}
 	t := &metrics.Table{
 		Title: fmt.Sprintf("\nVolume cache (%s, %s%s)", trace.FormatSize(c.SizeBytes), c.Mode, map[bool]string{true: ", non-volatile"}[c.NonVolatile]),
-		Header: []string{"read hits", "absorbed writes", "destages", "coalescing", "full-stripe", "dirty peak",
-			"stalls", "stall s", "filled at", "dirty at end"},
+		Header: []string{"read hits", "absorbed writes", "destages", "coalescing", "full-stripe", "dirty peak KiB",
+			"stalls", "stall s", "filled at s", "dirty at end KiB"},
 	}
 	t.AddRow(metrics.FormatFixed(c.ReadHitRatio, 3), fmt.Sprint(c.WritesAbsorbed), fmt.Sprint(c.Destages),
 		metrics.FormatFixed(c.CoalescingFactor, 2), metrics.FormatFixed(c.FullStripeDestageRatio, 3),
-		trace.FormatSize(c.DirtyPeakBytes), fmt.Sprint(c.Stalls), metrics.FormatFixed(c.StallSeconds, 3), filled,
-		trace.FormatSize(c.DirtyAtEndBytes))
+		kib(c.DirtyPeakBytes), fmt.Sprint(c.Stalls), metrics.FormatFixed(c.StallSeconds, 3), filled,
+		kib(c.DirtyAtEndBytes))
 	return t
 }
 
@@ -243,3 +243,7 @@ func textTables(tt []drive.TextTable) []*metrics.Table {
 	}
 	return out
 }
+
+// kib prints b bytes in KiB, exactly (3072, 2.5): the unit of every
+// byte column of the text report, named in its header.
+func kib(b int64) string { return drive.KiB(b).String() }
