@@ -137,22 +137,33 @@ func (m *Model) NewDevice(eng *sim.Engine, name string, obs *sim.Observer) (driv
 // gives them (ms, MB/s of 10^6 bytes), derived from its parameters by
 // the model: the JSON and the row `raidsim drives` prints.
 type Datasheet struct {
-	Name                    string  `json:"name"`
-	Kind                    string  `json:"kind"`
-	CapacityBytes           int64   `json:"capacity_bytes"`
-	RPM                     int     `json:"rpm"`
-	Surfaces                int     `json:"surfaces"`
-	Cylinders               int     `json:"cylinders"`
-	Zones                   int     `json:"zones"`
+	// Name is the model's name; Kind is "disk".
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// CapacityBytes is the addressable size.
+	CapacityBytes int64 `json:"capacity_bytes"`
+	// RPM is the spindle speed; Surfaces, Cylinders and Zones the
+	// geometry.
+	RPM       int `json:"rpm"`
+	Surfaces  int `json:"surfaces"`
+	Cylinders int `json:"cylinders"`
+	Zones     int `json:"zones"`
+	// MeanRotationalLatencyMS is half a revolution, AverageSeekMS the
+	// seek curve's mean over random cylinder pairs, RandomAccess4KMS a
+	// random 4 KiB read at queue depth 1, all in ms.
 	MeanRotationalLatencyMS float64 `json:"mean_rotational_latency_ms"`
 	AverageSeekMS           float64 `json:"average_seek_ms"`
 	RandomAccess4KMS        float64 `json:"random_4k_access_ms"`
-	OuterMediaMBps          float64 `json:"outer_media_mb_per_s"`
-	InnerMediaMBps          float64 `json:"inner_media_mb_per_s"`
-	OuterSustainedMBps      float64 `json:"outer_sustained_mb_per_s"`
-	InnerSustainedMBps      float64 `json:"inner_sustained_mb_per_s"`
-	InterfaceMBps           float64 `json:"interface_mb_per_s"`
-	BufferBytes             int64   `json:"buffer_bytes"`
+	// OuterMediaMBps and InnerMediaMBps are one track's media rate in
+	// the outer and inner zones, the Sustained ones whole cylinders with
+	// their head and cylinder switches, InterfaceMBps the bus: MB/s.
+	OuterMediaMBps     float64 `json:"outer_media_mb_per_s"`
+	InnerMediaMBps     float64 `json:"inner_media_mb_per_s"`
+	OuterSustainedMBps float64 `json:"outer_sustained_mb_per_s"`
+	InnerSustainedMBps float64 `json:"inner_sustained_mb_per_s"`
+	InterfaceMBps      float64 `json:"interface_mb_per_s"`
+	// BufferBytes is the drive's buffer.
+	BufferBytes int64 `json:"buffer_bytes"`
 }
 
 // Datasheet derives the model's Datasheet (see ComputeFigures).

@@ -199,16 +199,23 @@ func (m *Model) NewDevice(eng *sim.Engine, name string, obs *sim.Observer) (driv
 // units a data sheet gives them (ms, MB/s of 10^6 bytes, IOPS): the JSON
 // and the row `raidsim drives` prints.
 type Datasheet struct {
+	// Name is the model's name; Kind is "ssd"; CapacityBytes the user
+	// capacity.
 	Name          string `json:"name"`
 	Kind          string `json:"kind"`
 	CapacityBytes int64  `json:"capacity_bytes"`
 	// Interface is "sata" or "nvme", InterfaceMBps its link rate.
 	Interface     string  `json:"interface"`
 	InterfaceMBps float64 `json:"interface_mb_per_s"`
-	Dies          int     `json:"dies"`
-	RawFlashBytes int64   `json:"raw_flash_bytes"`
+	// Dies is channels x ways x dies per chip; RawFlashBytes the flash
+	// behind the user capacity.
+	Dies          int   `json:"dies"`
+	RawFlashBytes int64 `json:"raw_flash_bytes"`
 	// OverProvisioning is the spare flash over the user capacity, 0..1.
-	OverProvisioning  float64 `json:"over_provisioning_ratio"`
+	OverProvisioning float64 `json:"over_provisioning_ratio"`
+	// ReadLatency4KMS is an unloaded 4 KiB read in ms; the IOPS and
+	// MB/s figures are the bounds of the slowest resource on each path
+	// (4 KiB random, 128 KiB sequential), fresh drive.
 	ReadLatency4KMS   float64 `json:"read_latency_4k_ms"`
 	RandomRead4KIOPS  float64 `json:"random_read_4k_iops"`
 	RandomWrite4KIOPS float64 `json:"random_write_4k_iops"`
@@ -217,8 +224,10 @@ type Datasheet struct {
 	// SeqWriteNativeMBps is the sequential write bound past the pseudo-SLC
 	// cache.
 	SeqWriteNativeMBps float64 `json:"seq_write_after_slc_mb_per_s"`
-	SLCCacheBytes      int64   `json:"slc_cache_bytes"`
-	WriteBufferBytes   int64   `json:"write_buffer_bytes"`
+	// SLCCacheBytes and WriteBufferBytes are the pseudo-SLC cache's and
+	// the DRAM write buffer's sizes.
+	SLCCacheBytes    int64 `json:"slc_cache_bytes"`
+	WriteBufferBytes int64 `json:"write_buffer_bytes"`
 	// SteadyWA is the analytic steady-state write amplification
 	// (GreedyWriteAmplificationBlock).
 	SteadyWA float64 `json:"steady_write_amplification"`
