@@ -110,17 +110,7 @@ func (r *Report) PowerLossWhy(lost int64) string {
 const KindName = "disk"
 
 // Kind is the hard disks' kind: its presets and their models.
-var Kind = drive.Kind{
-	Name:    KindName,
-	Presets: PresetNames,
-	Preset: func(name string) (drive.Model, error) {
-		p, err := Preset(name)
-		if err != nil {
-			return nil, err
-		}
-		return NewModel(p)
-	},
-}
+var Kind = drive.NewKind(KindName, PresetNames, Preset, NewModel)
 
 // Kind returns "disk".
 func (m *Model) Kind() string { return KindName }

@@ -77,6 +77,19 @@ type Kind struct {
 	Preset func(name string) (Model, error)
 }
 
+// NewKind makes a Kind called name whose presets are parameter values
+// (params) that newModel checks into models: a kind's package
+// declares its Kind in one line.
+func NewKind[P any, M Model](name string, presets func() []string, params func(string) (P, error), newModel func(P) (M, error)) Kind {
+	return Kind{Name: name, Presets: presets, Preset: func(preset string) (Model, error) {
+		p, err := params(preset)
+		if err != nil {
+			return nil, err
+		}
+		return newModel(p)
+	}}
+}
+
 // HasPreset reports whether name is one of k's presets, in any case.
 func (k Kind) HasPreset(name string) bool {
 	return slices.ContainsFunc(k.Presets(), func(p string) bool { return strings.EqualFold(p, name) })

@@ -164,17 +164,7 @@ func (r *Report) PowerLossWhy(lost int64) string {
 const KindName = "ssd"
 
 // Kind is the solid-state drives' kind: its presets and their models.
-var Kind = drive.Kind{
-	Name:    KindName,
-	Presets: PresetNames,
-	Preset: func(name string) (drive.Model, error) {
-		p, err := Preset(name)
-		if err != nil {
-			return nil, err
-		}
-		return NewModel(p)
-	},
-}
+var Kind = drive.NewKind(KindName, PresetNames, Preset, NewModel)
 
 // Kind returns "ssd".
 func (m *Model) Kind() string { return KindName }
