@@ -54,7 +54,13 @@
 // each die has a host write point, a GC write point and its own free
 // blocks. Garbage collection (Greedy, or CostBenefit) runs in the
 // foreground when a die's free blocks fall to Params.GCLowBlocks, and in
-// the background on idle dies below Params.GCBackgroundBlocks. Erase
+// the background on idle dies below Params.GCBackgroundBlocks. A host
+// write that opens a block collects at once in the FTL; its die pays the
+// time in equal shares with the programs of that block's units (what no
+// unit took a share of, when the drive goes idle), as controllers
+// interleave collection with host writes: a die that paid a block's
+// worth of copies at once held every write queued on it, filled the
+// shared buffer and left the other dies idle (TestForegroundGCPaced). Erase
 // counts give wear (no wear levelling is modelled). TRIM (sim.Trim) unmaps
 // whole units; a trimmed range reads as zeroes without touching flash.
 //

@@ -89,15 +89,24 @@ type Drive struct {
 
 // die is one die's timing state and program queue.
 type die struct {
-	idx      int
-	ch       int
-	free     sim.Time // busy until
-	q        queue[pend]
-	rq       queue[int32] // slots of page reads in flight, in order
-	busy     bool         // an operation's completion event is pending
-	batch    int          // units of the program in flight (0: background work)
-	bgMoves  int          // GC copies of the background work in flight
-	slow     bool         // next MLC page is a slow (MSB) page
+	idx   int
+	ch    int
+	free  sim.Time // busy until
+	q     queue[pend]
+	rq    queue[int32] // slots of page reads in flight, in order
+	busy  bool         // an operation's completion event is pending
+	batch int          // units of the program in flight (0: background work)
+	// Foreground garbage collection's die time, owed: a host write that
+	// opens a block collects garbage at once in the FTL, and the die
+	// pays the time in equal shares with the programs of that block's
+	// units, as controllers interleave collection with host writes,
+	// instead of stalling every write queued on the die (and, the buffer
+	// filling, the whole drive) for the block's worth of copies.
+	gcSpare  time.Duration // owed, not yet shared out to units
+	gcCopies int           // the copies it covers
+	gcLeft   int           // units of the block still to take a share
+	gcFlight int           // GC copies done by the operation in flight, counted when it ends
+	slow     bool          // next MLC page is a slow (MSB) page
 	allocSeq uint64
 	progSeq  uint64
 	// spans are the die's busy times not yet over when last reserved, in
@@ -108,10 +117,11 @@ type die struct {
 // pend is one unit waiting for its program.
 type pend struct {
 	ppn   int64
-	ready sim.Time // when the controller handed it to the die
-	slot  int32    // request waiting for it, or -1
-	moves int32    // GC copies its write forced, counted as programmed with it
-	held  bool     // occupies the write buffer
+	ready sim.Time      // when the controller handed it to the die
+	slot  int32         // request waiting for it, or -1
+	held  bool          // occupies the write buffer
+	gc    time.Duration // its share of foreground GC's die time, paid with its program
+	moves int32         // the GC copies that share covers
 }
 
 // slot is one queued command (an NCQ tag).
@@ -374,12 +384,13 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 		ppn := d.f.write(u, true, &w)
 		dd := &d.dies[d.dieOfSlot(ppn)]
 		if w.moves > 0 || w.erases > 0 {
-			d.chargeGC(dd, c, w)
+			d.owe(dd, w)
 		}
 		if !sync {
 			d.bufUsed += d.unitBytes
 		}
-		dd.q.push(pend{ppn: ppn, ready: c, slot: owner, moves: int32(w.moves), held: !sync})
+		gc, moves := d.share(dd)
+		dd.q.push(pend{ppn: ppn, ready: c, slot: owner, held: !sync, gc: gc, moves: moves})
 		dd.allocSeq++
 	}
 	for u := first; u < min(end, first+int64(d.g.dies*d.g.unitsPerProgram)); u++ {
@@ -394,14 +405,48 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 	}
 }
 
-// chargeGC occupies die dd with the reads, programs (on-die copyback,
-// no channel transfer: inferred) and erases garbage collection did.
-func (d *Drive) chargeGC(dd *die, at sim.Time, w gcWork) {
+// gcTime is the die time of the reads, programs (on-die copyback, no
+// channel transfer: inferred) and erases of garbage collection's work w.
+func (d *Drive) gcTime(w gcWork) time.Duration {
 	upp, upg := d.g.unitsPerPage, d.g.unitsPerProgram
-	t := time.Duration((w.moves+upp-1)/upp)*d.p.ReadTime +
+	return time.Duration((w.moves+upp-1)/upp)*d.p.ReadTime +
 		time.Duration((w.moves+upg-1)/upg)*d.nativeProgram() +
 		time.Duration(w.erases)*d.p.EraseTime
-	d.reserve(dd, at, t)
+}
+
+// owe adds foreground garbage collection's work w to die dd's debt, to
+// be shared out over the next block's worth of host units (inferred
+// pacing: by then the die opens another host block and collects again).
+func (d *Drive) owe(dd *die, w gcWork) {
+	dd.gcSpare += d.gcTime(w)
+	dd.gcCopies += w.moves
+	dd.gcLeft = d.g.unitsPerBlock
+}
+
+// share hands the next host unit of die dd its share of the debt.
+func (d *Drive) share(dd *die) (time.Duration, int32) {
+	if dd.gcLeft == 0 {
+		return 0, 0
+	}
+	t := dd.gcSpare / time.Duration(dd.gcLeft)
+	m := dd.gcCopies / dd.gcLeft
+	dd.gcSpare -= t
+	dd.gcCopies -= m
+	if dd.gcLeft--; dd.gcLeft == 0 { // the last takes the rounding
+		t, m = t+dd.gcSpare, m+dd.gcCopies
+		dd.gcSpare, dd.gcCopies = 0, 0
+	}
+	return t, int32(m)
+}
+
+// payGC occupies die dd from now with t of garbage collection covering
+// moves copies.
+func (d *Drive) payGC(dd *die, now sim.Time, t time.Duration, moves int) {
+	if t <= 0 && moves == 0 {
+		return
+	}
+	dd.gcFlight += moves
+	d.reserve(dd, now, t)
 	d.st.GCTime += t
 }
 
@@ -445,11 +490,17 @@ func (d *Drive) program(dd *die, now sim.Time) {
 		return
 	}
 	ready := now
+	var gc time.Duration
+	moves := 0
 	for i := range n {
-		ready = max(ready, dd.q.at(i).ready)
+		p := dd.q.at(i)
+		ready = max(ready, p.ready)
+		gc += p.gc
+		moves += int(p.moves)
 	}
 	c := max(ready, d.chanFree[dd.ch]) + sim.Time(float64(int64(n)*d.unitBytes)*d.chanNsPerB)
 	d.chanFree[dd.ch] = c
+	d.payGC(dd, now, gc, moves) // the units' share of GC first; the channel works meanwhile
 	tp := d.p.ProgramTime
 	switch {
 	case d.slcUnits > 0 && d.slcUsed+int64(n) <= d.slcUnits:
@@ -479,7 +530,6 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 	for range n {
 		p := dd.q.pop()
 		d.f.programmed(p.ppn)
-		d.gcProgrammed += int64(p.moves)
 		d.st.ProgramUnits++
 		if p.held {
 			d.bufUsed -= d.unitBytes
@@ -492,8 +542,8 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 		}
 	}
 	dd.progSeq += uint64(n)
-	d.gcProgrammed += int64(dd.bgMoves) // background GC's copies, now done
-	dd.bgMoves = 0
+	d.gcProgrammed += int64(dd.gcFlight) // GC copies done with the operation
+	dd.gcFlight = 0
 	dd.busy = false
 	d.wakeBuffer(now)
 	d.checkFlushes(now)
@@ -679,15 +729,22 @@ func (d *Drive) kickIdle(now sim.Time) {
 	}
 }
 
-// background does one step of idle work on die dd: move a program's
-// worth of SLC data to native cells, else clean a block while the die is
-// short of free blocks.
+// background does one step of idle work on die dd: pay what is left of
+// foreground garbage collection's time, else move a program's worth of
+// SLC data to native cells, else clean a block while the die is short of
+// free blocks.
 func (d *Drive) background(dd *die, now sim.Time) {
 	if d.outstanding != 0 || now < d.idleSince.Add(d.idleDelay) {
 		return
 	}
 	var t time.Duration
 	switch {
+	case dd.gcSpare > 0 || dd.gcCopies > 0: // foreground GC no host unit took a share of
+		d.payGC(dd, now, dd.gcSpare, dd.gcCopies)
+		dd.gcSpare, dd.gcCopies, dd.gcLeft = 0, 0, 0
+		dd.busy, dd.batch = true, 0
+		d.eng.Schedule(dd.free, &d.hDie, dd)
+		return
 	case d.slcUsed > 0:
 		n := min(d.slcUsed, int64(d.g.unitsPerProgram))
 		d.slcUsed -= n
@@ -700,8 +757,10 @@ func (d *Drive) background(dd *die, now sim.Time) {
 		}
 		d.st.BackgroundGCs++
 		before := dd.free
-		d.chargeGC(dd, now, w)
-		dd.bgMoves += w.moves
+		gt := d.gcTime(w)
+		d.reserve(dd, now, gt)
+		d.st.GCTime += gt
+		dd.gcFlight += w.moves
 		dd.busy, dd.batch = true, 0
 		d.eng.Schedule(max(dd.free, before, now), &d.hDie, dd)
 		return
