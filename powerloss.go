@@ -21,6 +21,11 @@ type PowerLossReport struct {
 	// VolumeCacheKept is the dirty data a non-volatile cache holds and
 	// keeps through the failure.
 	VolumeCacheKept int64 `json:"volume_cache_kept_bytes"`
+	// CacheDeviceBytes is the data the volume cache's device (an SSD
+	// cache tier) holds in its volatile write buffer: acknowledged to the
+	// cache, lost with the power (0 with power-loss protection). Left out
+	// without a cache device.
+	CacheDeviceBytes *int64 `json:"cache_device_bytes,omitempty"`
 	// DriveCacheBytes is, per drive, the data its write cache has
 	// acknowledged and not yet written to the platters (for an SSD, its
 	// volatile write buffer not yet programmed; 0 with power-loss
@@ -35,8 +40,8 @@ type PowerLossReport struct {
 	// written back or not), 0 without one: written by programs, never
 	// sent to the storage.
 	PageCacheBytes int64 `json:"page_cache_bytes"`
-	// LostBytes is PageCacheBytes plus VolumeCacheBytes plus every
-	// drive's DriveCacheBytes.
+	// LostBytes is PageCacheBytes plus VolumeCacheBytes plus
+	// CacheDeviceBytes plus every drive's DriveCacheBytes.
 	LostBytes int64 `json:"lost_bytes"`
 	// LostRanges names, per layer that loses data, the first ranges lost
 	// and how many there are.
@@ -53,7 +58,7 @@ type powerLoss struct {
 func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 	r := &PowerLossReport{AtSeconds: now.Sub(p.start).Seconds()}
 	if c := p.s.Cache; c != nil {
-		if c.Config().NonVolatile {
+		if c.Config().NonVolatile || c.Device() != nil { // on a device, the data is there
 			r.VolumeCacheKept = c.DirtyBytes()
 		} else {
 			r.VolumeCacheBytes = c.DirtyBytes()
@@ -63,6 +68,11 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 		r.PageCacheBytes = h.PageCache().DirtyBytes()
 	}
 	r.LostBytes = r.VolumeCacheBytes + r.PageCacheBytes
+	if d := p.s.CacheDevice; d != nil {
+		b := d.DirtyBytes()
+		r.CacheDeviceBytes = &b
+		r.LostBytes += b
+	}
 	for _, d := range p.s.Drives { // an SSD's write buffer: 0 with power-loss protection
 		b := d.DirtyBytes()
 		r.DriveCacheBytes = append(r.DriveCacheBytes, b)

@@ -55,7 +55,7 @@ func lostRanges(s *Stack) []LostRanges {
 		first, n := h.PageCache().DirtyExtents(lostRangesShown)
 		add("page cache", n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
 	}
-	if c := s.Cache; c != nil && !c.Config().NonVolatile {
+	if c := s.Cache; c != nil && !c.Config().NonVolatile && c.Device() == nil {
 		first, n := c.DirtyExtents(lostRangesShown)
 		add("volume cache", n, func(i int) (int64, int64) { return first[i].Offset, first[i].Length })
 	}
@@ -96,7 +96,17 @@ func (r *Report) powerLossTables() []*metrics.Table {
 			why = fmt.Sprintf("none: the cache is non-volatile and keeps its %s of dirty data, written out on restart",
 				trace.FormatSize(pl.VolumeCacheKept))
 		}
+		if pl.CacheDeviceBytes != nil {
+			why = fmt.Sprintf("none: its %s of dirty data and its journal are on its cache device", trace.FormatSize(pl.VolumeCacheKept))
+		}
 		row("volume cache", pl.VolumeCacheBytes, why)
+		if b := pl.CacheDeviceBytes; b != nil {
+			why := "the cache device's volatile write buffer held it (acknowledged data and journal not yet on flash)"
+			if *b == 0 {
+				why = "none: the cache device's write buffer was empty or survives (power-loss protection)"
+			}
+			row("cache device", *b, why)
+		}
 	}
 	for i, b := range pl.DriveCacheBytes {
 		name := fmt.Sprintf("disk%d", i)

@@ -96,6 +96,16 @@ stack:
   rebuild: {member: 0, at: 1ms}
   cache: {size: 1MiB}
 phases: [{rw: randrw, bs: 64KiB, iodepth: 8, ios: 400}]`,
+	"cache-device": `
+stack:
+  drive: {preset: deskstar-7k160, spec: {capacity: 256MiB}}
+  disks: 4
+  raid: {level: 6}
+  cache: {size: 8MiB, replacement: arc, sequential_cutoff: 256KiB, device: {preset: intel-x25m-g2, power_loss_protection: false}}
+power_loss_at: 5ms
+phases:
+  - {rw: randrw, rwmixread: 70, iodepth: 8, ios: 300, size: 16MiB}
+  - {rw: read, bs: 64KiB, ios: 20}`,
 	"trace": `
 stack: {drive: {preset: deskstar-7k500}, cache: {size: 256KiB, block: 4KiB}}
 phases: [{trace: {path: testdata/traces/sample-msr.csv, speed: 1000, map: wrap}}]`,

@@ -27,6 +27,9 @@ type Stack struct {
 	Array *raid.Array
 	// Cache is the volume cache, or nil.
 	Cache *cache.Cache
+	// CacheDevice is the drive the volume cache keeps its data on (an
+	// SSD cache tier), or nil.
+	CacheDevice drive.Device
 	// Host is the host layer in front of everything (then Top), or nil.
 	Host *host.Host
 	// Faults are the fault wrappers over the drives, in the same order
@@ -102,13 +105,27 @@ func (s *Stack) buildBelow(eng *sim.Engine, pl *spec.Plan, prefix string, obs *s
 		}
 	}
 	if pl.Cache != nil {
-		c, err := cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
+		c, err := s.buildCache(eng, pl, prefix, obs)
 		if err != nil {
 			return err
 		}
 		s.Cache, s.Top = c, c
 	}
 	return nil
+}
+
+// buildCache makes the volume cache over Top: in memory, or on its
+// cache device.
+func (s *Stack) buildCache(eng *sim.Engine, pl *spec.Plan, prefix string, obs *sim.Observer) (*cache.Cache, error) {
+	if pl.CacheDevice == nil {
+		return cache.New(eng, *pl.Cache, s.Top, prefix+"cache", obs)
+	}
+	dev, err := pl.CacheDevice.NewDevice(eng, prefix+"cachedev", obs)
+	if err != nil {
+		return nil, err
+	}
+	s.CacheDevice = dev
+	return cache.NewOnDevice(eng, *pl.Cache, s.Top, dev, prefix+"cache", obs)
 }
 
 // NewHostStacks checks each stack description and builds them on eng

@@ -71,6 +71,15 @@ type Cache struct {
 	hIdle     idleHandler
 	hReject   rejectHandler
 
+	// The tier (NewOnDevice): the device holding the data, its
+	// journal, and the host read's tier reads being gathered.
+	tier    sim.Device
+	jr      journal
+	hitKids []*child
+	// The sequential stream the cutoff follows: where it ends and how
+	// long it has run, in bytes.
+	seqEnd, seqRun int64
+
 	st   Stats
 	dacc dirtyAcc
 	// droppedWrites is the share of absorbed writes whose dirty data was
@@ -90,16 +99,23 @@ type host struct {
 	err        error
 	hitBytes   int64
 	sequential bool // read: starts where the previous read ended
+	bypass     bool // the request is past Config.SequentialCutoff
 }
 
 // child kinds.
 const (
-	kindMiss     = iota // read of missing data for a host read
-	kindDestage         // destage write
-	kindAround          // write-through, FUA or bypass write of a host write
-	kindFlush           // flush passed below
-	kindPass            // Off mode: the host request passed through
-	kindPrefetch        // read-ahead, no host waits for it
+	kindMiss      = iota // read of missing data for a host read
+	kindDestage          // destage write
+	kindAround           // write-through, FUA or bypass write of a host write
+	kindFlush            // flush passed below
+	kindPass             // Off mode: the host request passed through
+	kindPrefetch         // read-ahead, no host waits for it
+	kindTierRead         // read of a hit's data from the tier
+	kindTierWrite        // write of an absorbed write's data to the tier
+	kindTierFill         // write of data read below to the tier
+	kindStage            // read of a destage's data from the tier
+	kindJournal          // journal write on the tier
+	kindTierFlush        // flush of the tier, for a host flush
 )
 
 // child is a request the cache submits below.
@@ -112,6 +128,12 @@ type child struct {
 	end   int64
 	stale bool // miss: a write to the range arrived meanwhile
 	idx   int  // miss: index in Cache.misses
+	// bypass marks a miss of a read past the sequential cutoff: what it
+	// reads is not kept.
+	bypass bool
+	// owner is the absorbed write a tier write carries (which waits for
+	// the journal, not for this child).
+	owner *host
 }
 
 // Striped is implemented by devices that stripe data (a RAID array).
@@ -168,7 +190,10 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 	c.age.i = 1
 	c.childDone = c.onChildDone
 	c.hComplete, c.hAck, c.hTick, c.hIdle, c.hReject = completeHandler{c}, ackHandler{c}, tickHandler{c}, idleHandler{c}, rejectHandler{c}
-	c.lastReadEnd = -1
+	c.lastReadEnd, c.seqEnd = -1, -1
+	if c.cfg.SequentialCutoff == 0 {
+		c.cfg.SequentialCutoff = -1 // in memory: none unless asked
+	}
 	c.dacc.since, c.dacc.start = eng.Now(), eng.Now()
 	c.st.FilledAt, c.st.HighWaterAt = sim.Never, sim.Never
 	return c, nil
@@ -176,6 +201,16 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 
 // Config returns the configuration in use, defaults filled in.
 func (c *Cache) Config() Config { return c.cfg }
+
+// Summary returns the report figures of the cache's statistics, with
+// its replacement policy.
+func (c *Cache) Summary() Summary {
+	s := c.Stats().Summary()
+	if c.cfg.Replacement != LRU {
+		s.Replacement = c.cfg.Replacement.String()
+	}
+	return s
+}
 
 // Below returns the device the cache writes to.
 func (c *Cache) Below() sim.Device { return c.below }
@@ -203,6 +238,14 @@ func (c *Cache) Submit(r *sim.Request) error {
 	if c.cfg.Mode == Off {
 		c.pass(h)
 		return nil
+	}
+	if (r.Op == sim.Read || r.Op == sim.Write) && c.bypasses(r) {
+		h.bypass = true
+		if r.Op == sim.Read {
+			c.st.BypassedReads++
+		} else {
+			c.st.BypassedWrites++
+		}
 	}
 	switch r.Op {
 	case sim.Read:
@@ -245,23 +288,30 @@ func (c *Cache) freeExtent(e *extent) {
 
 // submitChild sends ch below. A rejection (which a consistent stack never
 // produces) fails the child through the event loop.
-func (c *Cache) submitChild(ch *child) {
+func (c *Cache) submitChild(ch *child) { c.submitTo(c.below, ch) }
+
+// submitTo sends ch to dev, the device below or the tier.
+func (c *Cache) submitTo(dev sim.Device, ch *child) {
 	if h := ch.h; h != nil {
 		h.pending++
 	}
 	if c.obs != nil {
 		c.observeChild(ch)
 	}
-	if err := c.below.Submit(&ch.Request); err != nil {
-		ch.Err = fmt.Errorf("cache %s: device below rejected %v: %w", c.name, &ch.Request, err)
+	if err := dev.Submit(&ch.Request); err != nil {
+		ch.Err = fmt.Errorf("cache %s: device rejected %v: %w", c.name, &ch.Request, err)
 		ch.Completed = c.eng.Now()
 		c.eng.After(0, &c.hReject, ch)
 	}
 }
 
-// hitTime returns the service time of n bytes from cache memory.
+// hitTime returns the service time of n bytes from cache memory (on a
+// tier, the software's part; the tier's transfers take their own time).
 func (c *Cache) hitTime(n int64) time.Duration {
 	d := c.cfg.HitLatency
+	if c.tier != nil {
+		return d
+	}
 	if c.cfg.CopyRate > 0 && n > 0 {
 		d += time.Duration(math.Ceil(float64(n) * 1e9 / float64(c.cfg.CopyRate)))
 	}
@@ -306,6 +356,12 @@ func (c *Cache) onChildDone(cr *sim.Request) {
 		c.destageDone(ch)
 	case kindAround:
 		c.aroundDone(ch)
+	case kindTierWrite:
+		c.tierWriteDone(ch)
+	case kindStage:
+		c.stageDone(ch)
+	case kindJournal:
+		c.journalDone(ch)
 	}
 	if h != nil {
 		if ch.Err != nil && h.err == nil {
@@ -354,7 +410,7 @@ func (c *Cache) write(h *host) {
 	r := h.r
 	c.st.Writes++
 	c.st.WriteBytes += r.Length
-	if c.cfg.Mode == WriteThrough || r.FUA || c.dirty.chargeOf(r.Offset, r.End()) > c.cfg.MaxDirty {
+	if c.cfg.Mode == WriteThrough || c.cfg.Mode == WriteAround || h.bypass || r.FUA || c.dirty.chargeOf(r.Offset, r.End()) > c.cfg.MaxDirty {
 		c.around(h)
 		return
 	}
@@ -370,7 +426,18 @@ func (c *Cache) write(h *host) {
 		}
 		return
 	}
-	c.eng.After(c.hitTime(r.Length), &c.hAck, h)
+	c.accept(h)
+}
+
+// accept puts the write h, for which room is reserved, into the cache:
+// acknowledged after the memory copy, or, on a tier, once its data and
+// its journal key are there.
+func (c *Cache) accept(h *host) {
+	if c.tier != nil {
+		c.absorbOnTier(h)
+		return
+	}
+	c.eng.After(c.hitTime(h.r.Length), &c.hAck, h)
 }
 
 // used returns the cache memory in use or promised, in bytes.
@@ -414,7 +481,7 @@ func (c *Cache) admit() {
 			c.st.StallTime += now.Sub(c.stallFrom)
 		}
 		c.obs.OnPhase(c.name, h.r, sim.PhaseQueue, h.stallStart, now)
-		c.eng.After(c.hitTime(h.r.Length), &c.hAck, h)
+		c.accept(h)
 	}
 }
 
@@ -620,7 +687,9 @@ func (c *Cache) aroundDone(ch *child) {
 		c.staleMisses(e.off, e.end)
 		c.trimDirty(e.off, e.end)
 		c.dropClean(e.off, e.end)
-		c.fillClean(e.off, e.end, e.data)
+		if c.cfg.Mode != WriteAround && (ch.h == nil || !ch.h.bypass) {
+			c.fillClean(e.off, e.end, e.data, false)
+		}
 		c.noteDirty()
 	}
 	c.freeExtent(e)
@@ -680,6 +749,11 @@ func (c *Cache) checkFlushes() {
 		ch.Op = sim.Flush
 		c.st.BelowFlushes++
 		c.submitChild(ch)
+		if c.tier != nil {
+			tf := c.newChild(kindTierFlush, h)
+			tf.Op = sim.Flush
+			c.submitTo(c.tier, tf)
+		}
 	}
 	if n > 0 {
 		copy(c.flushes, c.flushes[n:])

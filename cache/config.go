@@ -19,6 +19,11 @@ const (
 	WriteThrough
 	// Off passes every request through unchanged: no caching at all.
 	Off
+	// WriteAround sends every write to the device below, acknowledges it
+	// when the device does and keeps no copy (a cached copy of its range
+	// is dropped); reads are cached. Data written once and not read soon
+	// does not push read data out.
+	WriteAround
 	numModes
 )
 
@@ -74,7 +79,7 @@ const (
 )
 
 var (
-	modeNames   = []string{"write-back", "write-through", "off"}
+	modeNames   = []string{"write-back", "write-through", "off", "write-around"}
 	policyNames = []string{"wm", "interval", "idle", "linear"}
 	orderNames  = []string{"lba", "lrw", "wow"}
 	alignNames  = []string{"none", "stripe"}
@@ -96,7 +101,8 @@ func parse[T ~uint8](names []string, s, kind string) (T, error) {
 	return 0, fmt.Errorf("cache: unknown %s %q (want one of %s)", kind, s, strings.Join(names, ", "))
 }
 
-// String returns "write-back", "write-through" or "off".
+// String returns "write-back", "write-through", "off" or
+// "write-around".
 func (m Mode) String() string { return name(modeNames, uint8(m), "mode") }
 
 // String returns "wm", "interval", "idle" or "linear", the names the
@@ -109,8 +115,17 @@ func (o Order) String() string { return name(orderNames, uint8(o), "order") }
 // String returns "none" or "stripe".
 func (a Align) String() string { return name(alignNames, uint8(a), "align") }
 
-// ParseMode parses "write-back", "write-through" or "off" (any case).
-func ParseMode(s string) (Mode, error) { return parse[Mode](modeNames, s, "mode") }
+// ParseMode parses "write-back", "write-through", "off" or
+// "write-around" (any case, with or without the dash, as bcache spells
+// them: "writeback").
+func ParseMode(s string) (Mode, error) {
+	for i, n := range modeNames {
+		if strings.EqualFold(s, strings.ReplaceAll(n, "-", "")) {
+			return Mode(i), nil
+		}
+	}
+	return parse[Mode](modeNames, s, "mode")
+}
 
 // ParsePolicy parses "wm", "interval", "idle" or "linear" (any case).
 func ParsePolicy(s string) (Policy, error) {
@@ -195,6 +210,9 @@ const (
 	DefaultMaxOutstanding  = 20
 	DefaultHitLatency      = 2 * time.Microsecond
 	DefaultCopyRate        = 2_000_000_000
+	// DefaultSequentialCutoff is bcache's sequential_cutoff, 4 MiB: the
+	// default for a cache whose data is on a device.
+	DefaultSequentialCutoff = 4 << 20
 )
 
 // Config describes a Cache. It is plain data: fill it and call New,
@@ -208,8 +226,18 @@ type Config struct {
 	// extent is charged the whole blocks it touches. It must be a
 	// multiple of the sector size of the device below.
 	Block int64
-	// Mode is WriteBack (the zero value), WriteThrough or Off.
+	// Mode is WriteBack (the zero value), WriteThrough, WriteAround or
+	// Off.
 	Mode Mode
+	// SequentialCutoff, in bytes, makes a sequential stream bypass the
+	// cache once it has run this long (bcache's sequential_cutoff): its
+	// reads are still served from what the cache holds but what they
+	// read below is not kept, and its writes go below as in WriteAround.
+	// A stream is requests each starting where the one before ended,
+	// reads and writes alike. Zero means DefaultSequentialCutoff (4 MiB)
+	// for a cache on a device (NewOnDevice) and none for one in memory;
+	// negative means none.
+	SequentialCutoff int64
 	// NoReadCache turns off clean read caching: reads are served from
 	// dirty data only and nothing read or destaged is kept. The default
 	// keeps clean data, evicted in the order of Replacement.

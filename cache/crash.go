@@ -8,7 +8,9 @@ import "slices"
 // in flight), sorted by offset and merged where they touch, and drops
 // them together with its clean data; the device below then holds
 // everything else that was acknowledged. A NonVolatile cache loses
-// nothing and returns nil.
+// nothing and returns nil, and so does a cache on a device
+// (NewOnDevice): its data and journal are on the device, which reports
+// what its own volatile buffer would lose.
 //
 // Requests in flight are not cancelled: destages already sent below
 // still complete (the device may or may not have their data, as after a
@@ -16,7 +18,7 @@ import "slices"
 // simulation can go on after a crash to observe recovery.
 func (c *Cache) Crash() []Extent {
 	c.st.Crashes++
-	if c.cfg.NonVolatile {
+	if c.cfg.NonVolatile || c.tier != nil {
 		return nil
 	}
 	var lost []Extent

@@ -248,6 +248,10 @@ func (c *Cache) startDestage(e *extent, a, b int64) {
 	if c.cursor >= c.cap {
 		c.cursor = 0
 	}
+	if c.tier != nil {
+		c.tierIO(kindStage, nil, sim.Read, a, b).ext = p // then below: stageDone
+		return
+	}
 	ch := c.newChild(kindDestage, nil)
 	ch.ext = p
 	ch.Op, ch.Offset, ch.Length, ch.Data = sim.Write, a, b-a, p.data
@@ -273,7 +277,7 @@ func (c *Cache) destageDone(ch *child) {
 	c.unblock()
 	c.admit()
 	if !p.orphan && ch.Err == nil {
-		c.fillClean(p.off, p.end, p.data)
+		c.fillClean(p.off, p.end, p.data, true)
 	}
 	c.freeExtent(p)
 	c.checkFlushes()

@@ -17,7 +17,8 @@
 // cache memory, after Config.HitLatency plus its length at
 // Config.CopyRate. In WriteThrough mode every write goes to the device
 // below and is acknowledged when the device acknowledges it; the cache
-// keeps a clean copy for reads. Off passes every request through.
+// keeps a clean copy for reads. WriteAround sends writes below without
+// keeping a copy and caches reads. Off passes every request through.
 //
 // # Dirty data
 //
@@ -43,6 +44,24 @@
 // cache reads the next ReadAhead bytes below in the background. The host
 // does not wait for a read-ahead; a later read that needs its data waits
 // for it rather than reading the same data again.
+//
+// # A cache on a device
+//
+// [NewOnDevice] keeps the data on a sim.Device, the tier (an SSD in
+// front of a disk array, as Linux bcache and dm-cache do), and only the
+// index in memory: a hit reads the tier, an absorbed write writes it
+// and is acknowledged once its data and then the journal write holding
+// its index key are there (a journal write carries every key gathered
+// while the one before was in flight: group commit), a destage reads
+// the tier and then writes below, data read below is written to the
+// tier in the background, and a FLUSH flushes the tier too. A power
+// loss then loses nothing the cache acknowledged except what the tier's
+// own volatile write buffer held, which is nothing with power-loss
+// protection. WriteAround mode sends writes below and caches only
+// reads; Config.SequentialCutoff (bcache's sequential_cutoff, 4 MiB by
+// default on a device) lets a long sequential stream bypass the cache
+// so it does not evict the hot set. Caches stack: a memory cache over
+// a cache on an SSD over an array.
 //
 // # Replacement
 //

@@ -23,7 +23,7 @@ var (
 
 // propConfig draws a cache configuration from rng.
 func propConfig(rng *rand.Rand) cache.Config {
-	modes := []cache.Mode{cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteThrough, cache.Off}
+	modes := []cache.Mode{cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteBack, cache.WriteThrough, cache.Off, cache.WriteAround}
 	cfg := cache.Config{
 		Mode:                   modes[rng.IntN(len(modes))],
 		Size:                   int64(16+rng.IntN(256)) << 10,

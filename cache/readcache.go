@@ -55,7 +55,7 @@ func (c *Cache) serveRead(h *host) {
 			last.end = next
 		} else {
 			last = c.newChild(kindMiss, h)
-			last.off, last.end = pos, next
+			last.off, last.end, last.bypass = pos, next, h.bypass
 			c.missKids = append(c.missKids, last)
 		}
 		pos = next
@@ -86,10 +86,13 @@ func (c *Cache) serveRead(h *host) {
 		c.submitChild(ch)
 	}
 	c.missKids = c.missKids[:0]
-	if h.sequential && caching && c.cfg.ReadAhead > 0 {
+	if c.tier != nil {
+		c.submitTierReads()
+	}
+	if h.sequential && caching && c.cfg.ReadAhead > 0 && !h.bypass {
 		c.readAhead(end, want)
 	}
-	if n == 0 {
+	if h.pending == 0 && n == 0 {
 		c.finish(h)
 	}
 }
@@ -177,7 +180,7 @@ func (c *Cache) readAhead(from int64, want bool) {
 func (c *Cache) prefetchDone(ch *child) {
 	c.dropMiss(ch)
 	if ch.Err == nil && !ch.stale {
-		c.fillClean(ch.Offset, ch.End(), ch.Data)
+		c.fillClean(ch.Offset, ch.End(), ch.Data, false)
 	}
 	for i := 0; i < len(c.parked); {
 		if c.parked[i].p != ch {
@@ -214,6 +217,9 @@ func (c *Cache) hit(h *host, e *extent, pos, end int64) int64 {
 		}
 	}
 	h.hitBytes += stop - pos
+	if c.tier != nil {
+		c.tierRead(h, pos, stop)
+	}
 	return stop
 }
 
@@ -232,8 +238,8 @@ func (c *Cache) missDone(ch *child) {
 			c.overlay(dst, ch.off, ch.end)
 		}
 	}
-	if !ch.stale {
-		c.fillClean(ch.Offset, ch.End(), ch.Data)
+	if !ch.stale && !ch.bypass {
+		c.fillClean(ch.Offset, ch.End(), ch.Data, false)
 	}
 }
 
@@ -249,9 +255,10 @@ func (c *Cache) overlay(dst []byte, off, end int64) {
 
 // fillClean keeps the parts of [off, end) that no tree holds as clean
 // data (data holds the range's bytes, or is nil), evicting clean data in
-// the replacement policy's order to make room. It gives way to writes waiting
-// for room.
-func (c *Cache) fillClean(off, end int64, data []byte) {
+// the replacement policy's order to make room. It gives way to writes
+// waiting for room. On a tier, the new clean data is written there in
+// the background unless onTier says it is there already (a destage's).
+func (c *Cache) fillClean(off, end int64, data []byte, onTier bool) {
 	if c.cfg.NoReadCache || c.cfg.Mode == Off || len(c.stalled) > 0 {
 		return
 	}
@@ -278,6 +285,12 @@ func (c *Cache) fillClean(off, end int64, data []byte) {
 		}
 		c.clean.insert(e)
 		c.rp.admit(e)
+		if c.tier != nil {
+			if !onTier {
+				c.tierIO(kindTierFill, nil, sim.Write, pos, next)
+			}
+			c.journalKey(nil)
+		}
 		pos = next
 	}
 }
@@ -303,6 +316,9 @@ func (c *Cache) evict(e *extent) {
 	c.st.EvictedBytes += e.end - e.off
 	c.clean.remove(e)
 	c.freeExtent(e)
+	if c.tier != nil {
+		c.journalKey(nil)
+	}
 }
 
 // dropClean forgets clean data within [off, end), which a write makes

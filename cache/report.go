@@ -26,6 +26,6 @@ func (c *Cache) Report() Report {
 	st := c.Stats()
 	return Report{
 		Mode: c.cfg.Mode.String(), SizeBytes: c.cfg.Size, NonVolatile: c.cfg.NonVolatile,
-		Summary: st.Summary(), OverwrittenBytes: st.OverwrittenBytes, DirtyAtEndBytes: st.DirtyBytes,
+		Summary: c.Summary(), OverwrittenBytes: st.OverwrittenBytes, DirtyAtEndBytes: st.DirtyBytes,
 	}
 }

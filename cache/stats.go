@@ -75,6 +75,14 @@ type Stats struct {
 	// Crashes counts Crash calls; LostBytes the acknowledged bytes they
 	// (and failed destages) lost.
 	Crashes, LostBytes int64
+	// DeviceReads and DeviceWrites count the requests a cache on a
+	// device (NewOnDevice) sent it, DeviceReadBytes and DeviceWriteBytes
+	// their bytes (journal writes included); JournalWrites counts the
+	// journal writes.
+	DeviceReads, DeviceReadBytes, DeviceWrites, DeviceWriteBytes, JournalWrites int64
+	// BypassedReads and BypassedWrites count host requests past
+	// Config.SequentialCutoff.
+	BypassedReads, BypassedWrites int64
 }
 
 // ReadHitRatio returns the fraction of reads served wholly from cache
@@ -195,6 +203,20 @@ type Summary struct {
 	WritesAbsorbed  int64   `json:"writes_absorbed"`
 	Destages        int64   `json:"destages"`
 	CoalescedWrites float64 `json:"coalesced_writes"`
+	// Replacement names the replacement policy of clean data when it is
+	// not lru, whose hit ratios ReadHitRatio and ByteHitRatio are.
+	Replacement string `json:"replacement,omitempty"`
+	// The cache device of a cache on one (an SSD tier): the reads and
+	// writes the cache sent it and their bytes, journal writes included,
+	// and the journal writes.
+	DeviceReads      int64 `json:"device_reads,omitempty"`
+	DeviceReadBytes  int64 `json:"device_read_bytes,omitempty"`
+	DeviceWrites     int64 `json:"device_writes,omitempty"`
+	DeviceWriteBytes int64 `json:"device_write_bytes,omitempty"`
+	JournalWrites    int64 `json:"journal_writes,omitempty"`
+	// BypassedRequests counts host reads and writes past the sequential
+	// cutoff.
+	BypassedRequests int64 `json:"bypassed_requests,omitempty"`
 }
 
 // Summary returns the report figures of s.
@@ -212,6 +234,12 @@ func (s Stats) Summary() Summary {
 		WritesAbsorbed:         s.WritesAbsorbed,
 		Destages:               s.Destages,
 		CoalescedWrites:        s.CoalescedWrites,
+		DeviceReads:            s.DeviceReads,
+		DeviceReadBytes:        s.DeviceReadBytes,
+		DeviceWrites:           s.DeviceWrites,
+		DeviceWriteBytes:       s.DeviceWriteBytes,
+		JournalWrites:          s.JournalWrites,
+		BypassedRequests:       s.BypassedReads + s.BypassedWrites,
 	}
 	if s.FilledAt != sim.Never {
 		v := s.FilledAt.Seconds()

@@ -71,6 +71,9 @@ type Plan struct {
 	// Cache is the volume cache's configuration (stripe geometry filled
 	// from the array when aligned to stripes), or nil.
 	Cache *cache.Config
+	// CacheDevice is the model of the drive the cache keeps its data on,
+	// or nil for a cache in memory.
+	CacheDevice drive.Model
 	// DropFlushes discards Flush requests at the host.
 	DropFlushes bool
 	// Host is the host model (defaults filled, checked), or nil for no

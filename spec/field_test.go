@@ -127,6 +127,9 @@ func context(t *testing.T, path string, ssdDrive bool) *Experiment {
 	if ssdDrive || path == "stack.drive.precondition" {
 		x.Stack.Drive.Preset = "samsung-970-evo-plus"
 	}
+	if Under(path, "stack.cache.device") {
+		x.Stack.Cache.Device = &CacheDevice{}
+	}
 	if path == "stack.cache.high_water" {
 		x.Stack.Cache.LowWater = cacheDefaults.LowWater // else high_water alone destages to empty
 	}

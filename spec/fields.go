@@ -47,6 +47,7 @@ var (
 	policyNames       = enumNames(cache.ParsePolicy)
 	orderNames        = enumNames(cache.ParseOrder)
 	alignNames        = enumNames(cache.ParseAlign)
+	replacementNames  = enumNames(cache.ParseReplacement)
 	preconditionNames = enumNames(ssd.ParsePrecondition)
 	mapNames          = enumNames(trace.ParseMapMode)
 	levelNames        = raidLevelNames()
@@ -261,6 +262,36 @@ var cacheFields = Table{
 		defaultOf:   func(_ *Experiment, pl *Plan) string { return pl.Cache.Align.String() }},
 	{Path: "stack.cache.non_volatile", Doc: "the cache is battery- or flash-backed: a power failure loses none of it", Default: "false"},
 	{Path: "stack.cache.nv_ignores_flush", Doc: "a non-volatile cache acknowledges flushes at once", Default: "false"},
+	{Path: "stack.cache.replacement", Label: "cache replacement", Doc: "which clean data the cache evicts for room (dirty data is never evicted)",
+		Values: replacementNames, NoZero: true, Default: cacheDefaults.Replacement.String()},
+	{Path: "stack.cache.sequential_cutoff", Doc: "a sequential stream this long bypasses the cache (bcache's sequential_cutoff)", Unit: "bytes",
+		Aligned: true, DefaultText: "4MiB with a cache device, else none",
+		defaultOf: func(_ *Experiment, pl *Plan) string {
+			if pl.CacheDevice != nil {
+				return trace.FormatSize(cache.DefaultSequentialCutoff)
+			}
+			return "0"
+		}},
+	{Path: "stack.cache.device", Doc: "keep the cache's data on this drive (an SSD cache tier, as bcache) instead of in memory", Unset: "none: in memory"},
+	{Path: "stack.cache.device.preset", Label: "cache device", Doc: "a built-in SSD or drive (raidsim drives)", Values: presetNames, NoZero: true,
+		Default: DefaultCacheDevice},
+	{Path: "stack.cache.device.write_cache", Doc: "the cache device's write cache (an SSD's write buffer)", DefaultText: "the preset's",
+		defaultOf: func(_ *Experiment, pl *Plan) string {
+			switch m := pl.CacheDevice.(type) {
+			case *ssd.Model:
+				return strconv.FormatBool(m.Params().WriteBuffer > 0)
+			case *disk.Model:
+				return strconv.FormatBool(m.Params().WriteCache)
+			}
+			return "true"
+		}},
+	{Path: "stack.cache.device.power_loss_protection", Doc: "the cache SSD's write buffer survives a power failure (capacitors)", DefaultText: "the preset's",
+		defaultOf: func(_ *Experiment, pl *Plan) string {
+			if m, ok := pl.CacheDevice.(*ssd.Model); ok {
+				return strconv.FormatBool(m.Params().PowerLossProtection)
+			}
+			return "false"
+		}},
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

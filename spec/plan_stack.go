@@ -56,6 +56,9 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 	planFaults(p, st, pl)
 	if st.Cache != nil {
 		pl.Cache = planCache(p, st.Cache, pl, ss)
+		if st.Cache.Device != nil {
+			pl.CacheDevice = planCacheDevice(p, st.Cache.Device, pl.Cache)
+		}
 	}
 	pl.DropFlushes = st.Host.Flushes != nil && !*st.Host.Flushes
 	planHost(p, &st.Host, pl)
@@ -145,7 +148,8 @@ func planCache(p *problems, c *Cache, pl *Plan, ss int64) *cache.Config {
 		Interval: time.Duration(c.Interval), Idle: time.Duration(c.Idle),
 		MaxDestageBytes: int64(c.MaxDestage), MaxOutstandingDestages: c.MaxOutstanding,
 		NonVolatile: c.NonVolatile, NVIgnoresFlush: c.NVIgnoresFlush,
-		NoReadCache: c.ReadCache != nil && !*c.ReadCache,
+		NoReadCache:      c.ReadCache != nil && !*c.ReadCache,
+		SequentialCutoff: int64(c.SequentialCutoff),
 	}
 	cfg.HighWater = highWater(c)
 	checkCacheSizes(p, c, ss)
@@ -223,6 +227,11 @@ func parseCacheNames(p *problems, c *Cache, cfg *cache.Config, overRAID bool) {
 	if c.Order != "" {
 		if cfg.Order, err = cache.ParseOrder(c.Order); err != nil {
 			p.badName(at+"order", c.Order)
+		}
+	}
+	if c.Replacement != "" {
+		if cfg.Replacement, err = cache.ParseReplacement(c.Replacement); err != nil {
+			p.badName(at+"replacement", c.Replacement)
 		}
 	}
 	align := c.Align

@@ -259,6 +259,26 @@ type Cache struct {
 	NonVolatile bool `yaml:"non_volatile,omitempty" json:"non_volatile,omitempty"`
 	// NVIgnoresFlush lets a non-volatile cache acknowledge flushes at once.
 	NVIgnoresFlush bool `yaml:"nv_ignores_flush,omitempty" json:"nv_ignores_flush,omitempty"`
+	// Replacement is the replacement policy of clean data.
+	Replacement string `yaml:"replacement,omitempty" json:"replacement,omitempty"`
+	// SequentialCutoff is the length after which a sequential stream
+	// bypasses the cache.
+	SequentialCutoff Size `yaml:"sequential_cutoff,omitempty" json:"sequential_cutoff,omitempty"`
+	// Device, when set, keeps the cache's data on a drive (an SSD cache
+	// tier) instead of in memory.
+	Device *CacheDevice `yaml:"device,omitempty" json:"device,omitempty"`
+}
+
+// CacheDevice is the drive a cache keeps its data on: a preset with
+// overrides.
+type CacheDevice struct {
+	// Preset is a built-in SSD or drive (`raidsim drives`).
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
+	// WriteCache turns the device's write cache (an SSD's write buffer)
+	// on or off.
+	WriteCache *bool `yaml:"write_cache,omitempty" json:"write_cache,omitempty"`
+	// PowerLossProtection makes an SSD's write buffer durable.
+	PowerLossProtection *bool `yaml:"power_loss_protection,omitempty" json:"power_loss_protection,omitempty"`
 }
 
 // Host is what the host does with requests: with a Preset, a modelled

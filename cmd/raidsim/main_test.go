@@ -163,7 +163,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{[]string{"run", "--raid", "0", "--disks", "100000"}, 2, "--disks: stack.disks: 100000 is outside 0..256"},
 		{[]string{"run", "--cache-mode", "write-through"}, 2, "--cache-mode needs --cache (stack.cache)"},
 		{[]string{"run", "--cache", "off", "--destage", "idle"}, 2, "--destage needs --cache (stack.cache)"},
-		{[]string{"run", "--cache", "64MiB", "--cache-mode", "write-around"}, 2, `--cache-mode: stack.cache.mode: "write-around"`},
+		{[]string{"run", "--cache", "64MiB", "--cache-mode", "write-sideways"}, 2, `--cache-mode: stack.cache.mode: "write-sideways"`},
 		{[]string{"run", "--cache", "64MiB", "--destage", "never"}, 2, `--destage: stack.cache.policy: "never"`},
 		{[]string{"run", "--cache", "64MiB", "--destage-order", "random"}, 2, `--destage-order: stack.cache.order: "random"`},
 		{[]string{"run", "--cache", "64MiB", "--cache-align", "stripe"}, 2, "--cache-align: stack.cache.align: stripe alignment needs an array (stack.raid)"},

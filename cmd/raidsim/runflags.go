@@ -165,6 +165,9 @@ var runFlags = []*runFlag{
 	{name: "flush-interval", group: groupCache, metavar: "DURATION", path: "stack.cache.interval", needs: cacheSec, example: "500ms"},
 	{name: "cache-nv", group: groupCache, path: "stack.cache.non_volatile", needs: cacheSec, example: "true"},
 	{name: "cache-align", group: groupCache, metavar: "stripe|none", path: "stack.cache.align", needs: cacheSec, example: "none"},
+	{name: "cache-policy", group: groupCache, metavar: "POLICY", path: "stack.cache.replacement", needs: cacheSec, example: "arc"},
+	{name: "cache-device", group: groupCache, metavar: "PRESET", path: "stack.cache.device.preset", needs: cacheSec, example: "intel-x25m-g2"},
+	{name: "sequential-cutoff", group: groupCache, metavar: "SIZE", path: "stack.cache.sequential_cutoff", needs: cacheSec, example: "8MiB"},
 
 	{name: "host", group: groupHost, metavar: "PRESET|none", path: "stack.host.preset", example: "nas-1gb"},
 	{name: "page-cache", group: groupHost, metavar: "SIZE|off", path: "stack.host.page_cache", needs: hostSec, example: "256MiB"},

@@ -326,7 +326,7 @@ var badValues = []struct {
 	{[]string{"--cache", "1PiB"}, "cache: {size: 1PiB}", synth(""), "", "stack.cache.size: 1125899906842624 bytes is more than 1TiB"},
 	{[]string{"--cache", "0"}, "cache: {size: 0}", synth(""), "", "stack.cache.size: 0 is not a usable value: leave the key out for the default, 64MiB"},
 	{[]string{"--cache", "-1"}, "cache: {size: -1}", synth(""), "", "stack.cache.size: -1 is negative"},
-	{[]string{"--cache", "64MiB", "--cache-mode", "write-around"}, "cache: {size: 64MiB, mode: write-around}", synth(""), "", `stack.cache.mode: "write-around"`},
+	{[]string{"--cache", "64MiB", "--cache-mode", "write-sideways"}, "cache: {size: 64MiB, mode: write-sideways}", synth(""), "", `stack.cache.mode: "write-sideways"`},
 	{[]string{"--cache", "64MiB", "--destage", "never"}, "cache: {size: 64MiB, policy: never}", synth(""), "", `stack.cache.policy: "never": want wm, interval, idle or linear`},
 	{[]string{"--cache", "64MiB", "--destage-order", "random"}, "cache: {size: 64MiB, order: random}", synth(""), "", `stack.cache.order: "random": want lba, lrw or wow`},
 	{[]string{"--cache", "64MiB", "--cache-max-dirty", "128MiB"}, "cache: {size: 64MiB, max_dirty: 128MiB}", synth(""), "", "stack.cache.max_dirty: 134217728 bytes is more than the 67108864-byte cache"},
