@@ -29,7 +29,7 @@ func driveKind(d *Drive) drive.Kind {
 	switch {
 	case d.Custom != nil:
 		return drive.Kind{Name: d.Custom.Kind()}
-	case d.SSDModel != nil:
+	case d.SSDModel != nil, d.SSD != nil && d.Preset == "" && d.Model == nil && d.Spec == nil:
 		return ssd.Kind
 	case d.Model != nil || d.Preset == "":
 		return disk.Kind
@@ -48,7 +48,7 @@ func planOtherDrive(p *problems, d *Drive, k drive.Kind) (drive.Model, bool) {
 	for _, key := range []struct {
 		name string
 		set  bool
-	}{{"spec", d.Spec != nil}, {"write_cache", d.WriteCache != nil}, {"write_cache_bytes", d.WriteCacheBytes != 0},
+	}{{"spec", d.Spec != nil}, {"ssd", d.SSD != nil}, {"write_cache", d.WriteCache != nil}, {"write_cache_bytes", d.WriteCacheBytes != 0},
 		{"spindle_sync", d.SpindleSync}, {"scheduler", d.Scheduler != ""}, {"queue_depth", d.QueueDepth != 0},
 		{"read_ahead", d.ReadAhead != ""}, {"read_ahead_bytes", d.ReadAheadBytes != 0},
 		{"buffer_size", d.BufferSize != 0}, {"segments", d.Segments != 0},

@@ -49,6 +49,8 @@ var (
 	alignNames        = enumNames(cache.ParseAlign)
 	replacementNames  = enumNames(cache.ParseReplacement)
 	preconditionNames = enumNames(ssd.ParsePrecondition)
+	interfaceNames    = enumNames(ssd.ParseInterface)
+	gcNames           = enumNames(ssd.ParseGCPolicy)
 	mapNames          = enumNames(trace.ParseMapMode)
 	levelNames        = raidLevelNames()
 	presetNames       = drivePresetNames()
@@ -69,7 +71,7 @@ func raidLevelNames() []string {
 }
 
 // fields is the one definition of every key, in reference order.
-var fields = concat(topFields, stackFields, driveFields, driveSpecFields, raidFields, cacheFields, hostFields, phaseFields, traceFields)
+var fields = concat(topFields, stackFields, driveFields, driveSpecFields, ssdFields, raidFields, cacheFields, hostFields, phaseFields, traceFields)
 
 func concat(tables ...Table) Table {
 	var all Table
@@ -213,6 +215,93 @@ var driveSpecFields = Table{
 	specField("interface_rate", "host interface rate (300 without a preset)", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InterfaceRate) }),
 	specField("buffer_size", "the drive's buffer; required without a preset", "bytes", rangeOf(0, maxBuffer),
 		func(s disk.Spec) string { return trace.FormatSize(s.BufferSize) }),
+}
+
+// ssdPreset is the parameters of the experiment's SSD preset, defaults
+// filled.
+func ssdPreset(x *Experiment) ssd.Params {
+	p, _ := ssd.Preset(x.Stack.Drive.Preset)
+	p.FillDefaults()
+	return p
+}
+
+// ssdField is a stack.drive.ssd key whose default is the preset's.
+func ssdField(key, doc, unit string, of func(ssd.Params) string) Field {
+	return Field{Path: "stack.drive.ssd." + key, Doc: doc, Unit: unit, DefaultText: "the preset's",
+		defaultOf: func(x *Experiment, _ *Plan) string { return of(ssdPreset(x)) }}
+}
+
+// withBounds returns f with bounds, in numbers or in words.
+func withBounds(f Field, r *Range, words string) Field {
+	f.Bounds, f.BoundsText = r, words
+	return f
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+var ssdFields = Table{
+	{Path: "stack.drive.ssd", Doc: "an SSD's parameters (ssd.Params by key): with an SSD preset those given replace the preset's, an explicit 0 too; without a preset they are the whole drive",
+		Unset: "none: the preset's parameters"},
+	ssdField("name", "the model's name (custom without a preset)", "", func(p ssd.Params) string { return p.Name }),
+	withBounds(ssdField("capacity", "the user-addressable size (required without a preset, unless blocks_per_plane gives it)", "bytes",
+		func(p ssd.Params) string { return trace.FormatSize(p.Capacity) }), nil, "at most 1PiB and 2^31 map units"),
+	withBounds(ssdField("sector_size", "the logical block size", "bytes", func(p ssd.Params) string { return itoa(p.SectorSize) }), nil, "512 or 4096"),
+	{Path: "stack.drive.ssd.interface", Doc: "the host interface: SATA (NCQ, a half-duplex link) or NVMe", Values: interfaceNames, DefaultText: "the preset's",
+		defaultOf: func(x *Experiment, _ *Plan) string { return ssdPreset(x).Interface.String() }},
+	withBounds(ssdField("link_rate", "the host link's payload rate (required without a preset)", "MB/s", func(p ssd.Params) string { return mbps(p.LinkRate) }),
+		rangeOf(0, 1e6), ""),
+	withBounds(ssdField("link_command_time", "link time of one command's protocol exchange besides its data, serialized on the link", "",
+		func(p ssd.Params) string { return dur(p.LinkCommandTime) }), rangeOf(0, time.Second), ""),
+	withBounds(ssdField("command_latency", "fixed firmware latency of every command, pipelined (not occupying the controller)", "",
+		func(p ssd.Params) string { return dur(p.CommandLatency) }), rangeOf(0, time.Second), ""),
+	withBounds(ssdField("read_cost", "the controller's serialized time per read command", "", func(p ssd.Params) string { return dur(p.ReadCost) }),
+		rangeOf(0, time.Second), ""),
+	withBounds(ssdField("write_cost", "the controller's serialized time per write command", "", func(p ssd.Params) string { return dur(p.WriteCost) }),
+		rangeOf(0, time.Second), ""),
+	withBounds(ssdField("trim_cost", "the controller's serialized time per trim command (read_cost without a preset)", "",
+		func(p ssd.Params) string { return dur(p.TrimCost) }), rangeOf(0, time.Second), ""),
+	withBounds(ssdField("write_buffer", "the DRAM holding written data before it is programmed (0: no write cache, every write waits for its program)", "bytes",
+		func(p ssd.Params) string { return trace.FormatSize(p.WriteBuffer) }), nil, "0, or at least map_unit"),
+	ssdField("power_loss_protection", "capacitors make the write buffer durable: a flush completes at once and a power loss loses nothing", "",
+		func(p ssd.Params) string { return strconv.FormatBool(p.PowerLossProtection) }),
+	withBounds(ssdField("channels", "flash channels (required without a preset)", "", func(p ssd.Params) string { return itoa(p.Channels) }),
+		nil, "1..4096; at most 4096 dies in all"),
+	withBounds(ssdField("ways_per_channel", "flash chips on a channel (MQSim's Chip_No_Per_Channel; required without a preset)", "",
+		func(p ssd.Params) string { return itoa(p.WaysPerChannel) }), nil, "1..4096; at most 4096 dies in all"),
+	withBounds(ssdField("dies_per_chip", "dies of a chip (1 without a preset)", "", func(p ssd.Params) string { return itoa(p.DiesPerChip) }),
+		nil, "1..4096; at most 4096 dies in all"),
+	withBounds(ssdField("planes_per_die", "planes of a die, programmed together (1 without a preset)", "", func(p ssd.Params) string { return itoa(p.PlanesPerDie) }),
+		nil, "1..4096"),
+	{Path: "stack.drive.ssd.blocks_per_plane", Doc: "erase blocks per plane, as MQSim gives the geometry: sets capacity to the flash less the spare space of over_provisioning",
+		Unset: "none: capacity gives the size"},
+	withBounds(ssdField("pages_per_block", "pages of an erase block (required without a preset)", "", func(p ssd.Params) string { return itoa(p.PagesPerBlock) }),
+		rangeOf(1, 4096), ""),
+	withBounds(ssdField("page_size", "a flash page (required without a preset)", "bytes", func(p ssd.Params) string { return trace.FormatSize(int64(p.PageSize)) }),
+		nil, "a multiple of map_unit up to 1MiB"),
+	withBounds(ssdField("read_time", "the array read time of a page, tR (required without a preset)", "", func(p ssd.Params) string { return dur(p.ReadTime) }),
+		rangeOf(0, time.Second), ""),
+	withBounds(ssdField("program_time", "the program time of a (multi-plane) page, tPROG; of the fast pages with program_time_slow (required without a preset)", "",
+		func(p ssd.Params) string { return dur(p.ProgramTime) }), rangeOf(0, time.Second), ""),
+	withBounds(ssdField("program_time_slow", "the program time of MLC's slow (MSB) pages, alternating with fast ones (0: every page at program_time)", "",
+		func(p ssd.Params) string { return dur(p.ProgramTimeSlow) }), rangeOf(0, time.Second), ""),
+	withBounds(ssdField("erase_time", "the erase time of a block, tBERS (required without a preset)", "", func(p ssd.Params) string { return dur(p.EraseTime) }),
+		rangeOf(0, time.Second), ""),
+	withBounds(ssdField("channel_rate", "one channel's transfer rate (required without a preset)", "MB/s", func(p ssd.Params) string { return mbps(p.ChannelRate) }),
+		rangeOf(0, 1e6), ""),
+	withBounds(ssdField("map_unit", "the FTL's mapping granularity (4KiB without a preset)", "bytes", func(p ssd.Params) string { return trace.FormatSize(int64(p.MapUnit)) }),
+		nil, "a multiple of the sector size up to 1MiB"),
+	withBounds(ssdField("over_provisioning", "spare flash as a fraction of the user capacity (0.0737: GiB of flash sold as GB; MQSim's Overprovisioning_Ratio r, a fraction of the flash, is r/(1-r) here)", "fraction",
+		func(p ssd.Params) string { return fmtFloat(p.OverProvisioning) }), rangeOf(0, 0.9), ""),
+	{Path: "stack.drive.ssd.gc", Doc: "garbage collection's victim block: the fewest valid pages, or the best age x free space per cost", Values: gcNames, DefaultText: "the preset's",
+		defaultOf: func(x *Experiment, _ *Plan) string { return ssdPreset(x).GC.String() }},
+	withBounds(ssdField("gc_low_blocks", "foreground trigger: a write that finds its die with this many free blocks or fewer first collects garbage (2 without a preset)", "",
+		func(p ssd.Params) string { return itoa(p.GCLowBlocks) }), nil, "at least 1"),
+	withBounds(ssdField("gc_background_blocks", "background trigger: an idle die with fewer free blocks collects garbage (2 x gc_low_blocks + 2 without a preset)", "",
+		func(p ssd.Params) string { return itoa(p.GCBackgroundBlocks) }), nil, "0 or more"),
+	withBounds(ssdField("slc_cache", "the pseudo-SLC write cache (0: none): writes program in SLC mode while it has room", "bytes",
+		func(p ssd.Params) string { return trace.FormatSize(p.SLCCache) }), nil, "0..capacity"),
+	withBounds(ssdField("slc_program_time", "a page program in SLC mode (required with an slc_cache)", "", func(p ssd.Params) string { return dur(p.SLCProgramTime) }),
+		rangeOf(0, time.Second), ""),
 }
 
 var raidFields = Table{

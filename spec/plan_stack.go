@@ -30,6 +30,10 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 			p.add("stack.drive.precondition", "%q: only SSDs are preconditioned", st.Drive.Precondition)
 			ok = false
 		}
+		if st.Drive.SSD != nil {
+			p.add("stack.drive.ssd", "is an SSD's section; the drive is a disk (%s): give an SSD preset, or no preset", cmp.Or(st.Drive.Preset, "a data sheet"))
+			ok = false
+		}
 	default:
 		m, ok = planOtherDrive(p, &st.Drive, k)
 	}

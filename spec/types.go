@@ -81,6 +81,9 @@ type Drive struct {
 	// Spec gives data-sheet figures: with a preset, the non-zero ones
 	// replace the preset's; without, they are the whole drive.
 	Spec *DriveSpec `yaml:"spec,omitempty" json:"spec,omitempty"`
+	// SSD gives an SSD's parameters: with an SSD preset, those given
+	// replace the preset's; without a preset, they are the whole drive.
+	SSD *SSDSpec `yaml:"ssd,omitempty" json:"ssd,omitempty"`
 	// WriteCache turns the drive's write cache on or off; unset keeps the
 	// model's setting (on for every preset).
 	WriteCache *bool `yaml:"write_cache,omitempty" json:"write_cache,omitempty"`
@@ -165,6 +168,77 @@ type DriveSpec struct {
 	InterfaceRate float64 `yaml:"interface_rate,omitempty" json:"interface_rate,omitempty"`
 	// BufferSize is the buffer in bytes.
 	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
+}
+
+// SSDSpec is ssd.Params by key, as stack.drive.ssd gives it: with an SSD
+// preset the keys given replace the preset's values (an explicit zero
+// too: slc_cache: 0 takes the cache away); without a preset they are
+// the whole drive. Each field is named as the ssd.Params field it sets;
+// rates are MB/s (10^6 bytes per second), as data sheets give them.
+type SSDSpec struct {
+	// Name is the model's name.
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
+	// Capacity is the user-addressable size in bytes.
+	Capacity *Size `yaml:"capacity,omitempty" json:"capacity,omitempty"`
+	// SectorSize is the logical block size in bytes, 512 or 4096.
+	SectorSize *int `yaml:"sector_size,omitempty" json:"sector_size,omitempty"`
+	// Interface is the host interface, sata or nvme.
+	Interface string `yaml:"interface,omitempty" json:"interface,omitempty"`
+	// LinkRate is the host link's payload rate, MB/s.
+	LinkRate *float64 `yaml:"link_rate,omitempty" json:"link_rate,omitempty"`
+	// LinkCommandTime is a command's protocol exchange on the link.
+	LinkCommandTime *Duration `yaml:"link_command_time,omitempty" json:"link_command_time,omitempty"`
+	// CommandLatency is a fixed, pipelined firmware latency per command.
+	CommandLatency *Duration `yaml:"command_latency,omitempty" json:"command_latency,omitempty"`
+	// ReadCost, WriteCost and TrimCost are the controller's serialized
+	// time per read, write and trim command.
+	ReadCost  *Duration `yaml:"read_cost,omitempty" json:"read_cost,omitempty"`
+	WriteCost *Duration `yaml:"write_cost,omitempty" json:"write_cost,omitempty"`
+	TrimCost  *Duration `yaml:"trim_cost,omitempty" json:"trim_cost,omitempty"`
+	// WriteBuffer is the DRAM holding written data before it is
+	// programmed, in bytes (0: no write cache).
+	WriteBuffer *Size `yaml:"write_buffer,omitempty" json:"write_buffer,omitempty"`
+	// PowerLossProtection makes the write buffer durable.
+	PowerLossProtection *bool `yaml:"power_loss_protection,omitempty" json:"power_loss_protection,omitempty"`
+	// Channels, WaysPerChannel (chips on a channel), DiesPerChip and
+	// PlanesPerDie give the flash array.
+	Channels       *int `yaml:"channels,omitempty" json:"channels,omitempty"`
+	WaysPerChannel *int `yaml:"ways_per_channel,omitempty" json:"ways_per_channel,omitempty"`
+	DiesPerChip    *int `yaml:"dies_per_chip,omitempty" json:"dies_per_chip,omitempty"`
+	PlanesPerDie   *int `yaml:"planes_per_die,omitempty" json:"planes_per_die,omitempty"`
+	// BlocksPerPlane, as MQSim gives the geometry, sets the capacity
+	// instead of Capacity: the flash it makes, less the spare space of
+	// OverProvisioning.
+	BlocksPerPlane *int `yaml:"blocks_per_plane,omitempty" json:"blocks_per_plane,omitempty"`
+	// PagesPerBlock is the pages of an erase block; PageSize a flash
+	// page in bytes.
+	PagesPerBlock *int  `yaml:"pages_per_block,omitempty" json:"pages_per_block,omitempty"`
+	PageSize      *Size `yaml:"page_size,omitempty" json:"page_size,omitempty"`
+	// ReadTime, ProgramTime and EraseTime are the flash array's page
+	// read, page program and block erase times; ProgramTimeSlow the
+	// program time of MLC's slow pages (0: every page at ProgramTime).
+	ReadTime        *Duration `yaml:"read_time,omitempty" json:"read_time,omitempty"`
+	ProgramTime     *Duration `yaml:"program_time,omitempty" json:"program_time,omitempty"`
+	ProgramTimeSlow *Duration `yaml:"program_time_slow,omitempty" json:"program_time_slow,omitempty"`
+	EraseTime       *Duration `yaml:"erase_time,omitempty" json:"erase_time,omitempty"`
+	// ChannelRate is one channel's transfer rate, MB/s.
+	ChannelRate *float64 `yaml:"channel_rate,omitempty" json:"channel_rate,omitempty"`
+	// MapUnit is the FTL's mapping granularity in bytes.
+	MapUnit *Size `yaml:"map_unit,omitempty" json:"map_unit,omitempty"`
+	// OverProvisioning is the spare flash as a fraction of the user
+	// capacity.
+	OverProvisioning *float64 `yaml:"over_provisioning,omitempty" json:"over_provisioning,omitempty"`
+	// GC is the garbage collector's victim policy, greedy or
+	// cost-benefit.
+	GC string `yaml:"gc,omitempty" json:"gc,omitempty"`
+	// GCLowBlocks and GCBackgroundBlocks are the foreground and
+	// background triggers of garbage collection, in free blocks per die.
+	GCLowBlocks        *int `yaml:"gc_low_blocks,omitempty" json:"gc_low_blocks,omitempty"`
+	GCBackgroundBlocks *int `yaml:"gc_background_blocks,omitempty" json:"gc_background_blocks,omitempty"`
+	// SLCCache is the pseudo-SLC write cache in bytes (0: none);
+	// SLCProgramTime a page program in SLC mode.
+	SLCCache       *Size     `yaml:"slc_cache,omitempty" json:"slc_cache,omitempty"`
+	SLCProgramTime *Duration `yaml:"slc_program_time,omitempty" json:"slc_program_time,omitempty"`
 }
 
 // RAID is raid.Config with names for the enumerations.

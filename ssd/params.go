@@ -30,6 +30,17 @@ func (i Interface) String() string {
 	return fmt.Sprintf("interface(%d)", uint8(i))
 }
 
+// ParseInterface maps "sata" or "nvme" (any case) to its interface.
+func ParseInterface(s string) (Interface, error) {
+	switch strings.ToLower(s) {
+	case "sata":
+		return SATA, nil
+	case "nvme":
+		return NVMe, nil
+	}
+	return 0, fmt.Errorf("ssd: unknown interface %q (want sata or nvme)", s)
+}
+
 // GCPolicy chooses the victim block of garbage collection.
 type GCPolicy uint8
 
