@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -27,10 +26,6 @@ func usagef(format string, args ...any) error {
 
 // errHelp reports that a command printed its help on request: exit 0.
 var errHelp = errors.New("help printed")
-
-// errUsage marks an error already reported by a standard library flag
-// set (raidsim convert's).
-var errUsage = errors.New("usage")
 
 // newFlags returns a flag set for `raidsim cmd` taking GNU-style
 // double-dash flags, named in kebab-case: an underscore is read as a
@@ -83,16 +78,6 @@ func noArgs(args []string) error {
 	return nil
 }
 
-// flagErr turns a standard library flag set's parsing failure into
-// errUsage (the flag set has already printed it) and passes -help
-// through.
-func flagErr(err error) error {
-	if err == flag.ErrHelp {
-		return err
-	}
-	return errUsage
-}
-
 // writeHelp writes a command's help: its text, then its flags.
 func writeHelp(w io.Writer, text string, fs *pflag.FlagSet) {
 	fmt.Fprint(w, text)
@@ -107,10 +92,8 @@ func writeHelp(w io.Writer, text string, fs *pflag.FlagSet) {
 func reportError(stderr io.Writer, cmd string, err error) int {
 	var ue *usageError
 	switch {
-	case err == nil, errors.Is(err, errHelp), errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, errHelp):
 		return 0
-	case errors.Is(err, errUsage):
-		return 2
 	case errors.As(err, &ue):
 		for i, line := range ue.lines {
 			if i == len(ue.lines)-1 {

@@ -15,6 +15,7 @@
 //	raidsim iozone [flags]  iozone's write, rewrite, read and reread over file and record sizes, behind a host
 //	raidsim mrc [flags]     miss-ratio curves of a trace: exact LRU, SHARDS, simulated policies
 //	raidsim serve           the playground: raidsim in the browser (WebAssembly) on localhost
+//	raidsim version         the module version and commit (also --version)
 //	raidsim help            show this help
 //
 // Flags are GNU-style (--name value or --name=value) and every command
@@ -52,6 +53,7 @@ Usage:
   raidsim reliability      odds of data loss: MTTDL (Markov and Monte Carlo) and loss per year of RAID 1/5/6/10: --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
   raidsim mrc              miss ratio against cache size for a trace, per replacement policy: --trace FILE [--policy lru,arc,...] [--plot FILE.svg]
   raidsim serve            the playground in your browser: http://127.0.0.1:8080/ [--addr HOST:PORT]
+  raidsim version          the module version and the commit it was built from (also raidsim --version)
   raidsim help             show this help
 
 Every command lists its flags with --help (raidsim run --help).
@@ -73,6 +75,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"iozone":      runIOzone,
 	"reliability": runReliability,
 	"mrc":         runMRC,
+	"version":     runVersion,
 }
 
 // run is main without the process: it returns the exit status.
@@ -85,6 +88,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "--version", "-version", "-V":
+		cmd = "version"
 	}
 	f, ok := commands[cmd]
 	if !ok {

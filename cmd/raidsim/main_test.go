@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,12 +276,23 @@ func TestRunWithVolumeCache(t *testing.T) {
 }
 
 // TestHelp: help goes to standard output with exit status 0, and every
-// command has it.
+// command has it, on the same GNU-style flags (pflag): --help and -h,
+// and a single-dash long flag refused.
 func TestHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "raidsim drives")
-	for _, cmd := range []string{"demo", "drives", "run", "gen", "sweep", "validate"} {
+	cmds := slices.Sorted(maps.Keys(commands))
+	require.Contains(t, cmds, "convert")
+	for _, cmd := range cmds {
+		if cmd != "demo" { // raidsim alone
+			assert.Contains(t, usage, "raidsim "+cmd, "the usage lists %s", cmd)
+		}
+		code, _, errOut := runCLI(t, cmd, "-zz")
+		assert.Equal(t, 2, code, "%s -zz: not a GNU flag", cmd)
+		assert.Contains(t, errOut, "unknown shorthand flag: 'z' in -zz", cmd)
+	}
+	for _, cmd := range cmds {
 		for _, h := range []string{"--help", "-h"} {
 			code, out, errOut := runCLI(t, cmd, h)
 			assert.Equal(t, 0, code, "%s %s", cmd, h)

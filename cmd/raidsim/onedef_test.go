@@ -106,3 +106,35 @@ func checkAxis(t *testing.T, where, path, values string) {
 		assert.NoError(t, x.Validate(), "%s: %s: %v", where, path, v)
 	}
 }
+
+// TestReadmeCommandsWriteUnderOut: the README's commands write files
+// only under out/, which git ignores, never into the checkout's tracked
+// files (they once left job.log, run.json and fitted* there and
+// rewrote docs/stripe-cache.svg); and the set-up says how to install
+// the binary the prose calls raidsim.
+func TestReadmeCommandsWriteUnderOut(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(b)
+	assert.Contains(t, readme, "go install ./cmd/raidsim")
+	assert.Contains(t, readme, "mkdir -p out")
+	ignore, err := os.ReadFile("../../.gitignore")
+	require.NoError(t, err)
+	assert.Contains(t, strings.Fields(string(ignore)), "/out/")
+	writes := regexp.MustCompile(`(?:--out|--plot|--cdf|--trace-events|--cpuprofile|>)\s+(\S+)`)
+	n := 0
+	for _, line := range strings.Split(readme, "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		if !strings.Contains(cmd, "raidsim ") {
+			continue
+		}
+		for _, m := range writes.FindAllStringSubmatch(cmd, -1) {
+			if m[1] == "-" || m[1] == "text" || strings.HasPrefix(m[1], "FILE") || strings.Contains(m[1], "DIR") {
+				continue
+			}
+			n++
+			assert.True(t, strings.HasPrefix(m[1], "out/"), "README writes %s outside out/: %s", m[1], line)
+		}
+	}
+	assert.GreaterOrEqual(t, n, 5, "file-writing README commands found")
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,26 +13,26 @@ import (
 
 // runGen (raidsim gen) is in gen.go: it takes run's flag table.
 
+// convertHelp introduces `raidsim convert --help`.
+var convertHelp = `Usage: raidsim convert IN OUT [--from auto] [--to ` + strings.Join(trace.WriteFormats, "|") + `] [--force]
+
+Rewrites trace IN (any supported format, .gz and .bz2 too) as OUT (- for
+standard output). OUT is never IN; an existing OUT is replaced only with
+--force. Flags may come before, between or after IN and OUT.
+`
+
 // runConvert rewrites a trace file in another format.
-func runConvert(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("raidsim convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: raidsim convert IN OUT [--from auto] [--to csv|fio|fio2] [--force]\n\n"+
-			"Rewrites trace IN (any supported format, .gz and .bz2 too) as OUT (- for standard output).\n"+
-			"OUT is never IN; an existing OUT is replaced only with --force.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	from := fs.String("from", "auto", "input format: auto or one of "+strings.Join(trace.Formats(), ", "))
+func runConvert(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("convert")
+	from := fs.String("from", "auto", "input format: "+strings.Join(trace.Formats(), ", "))
 	to := fs.String("to", "csv", "output format: "+strings.Join(trace.WriteFormats, ", "))
 	force := fs.Bool("force", false, "replace OUT if it exists (never when it is IN)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, convertHelp, fs) }, nil)
 	if err != nil {
-		return flagErr(err)
+		return err
 	}
 	if len(pos) != 2 {
-		fs.Usage()
-		return fmt.Errorf("want an input and an output file, got %d arguments", len(pos))
+		return usagef("want an input and an output file (- for standard output), got %d arguments", len(pos))
 	}
 	res, err := convertTrace(pos[0], pos[1], *from, *to, *force, stdout)
 	if err != nil {
@@ -189,20 +188,4 @@ func (o *outputFile) commit() error {
 func (o *outputFile) abort() {
 	o.Close()
 	os.Remove(o.Name())
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// positional arguments, and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
