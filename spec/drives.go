@@ -48,7 +48,7 @@ func planOtherDrive(p *problems, d *Drive, k drive.Kind) (drive.Model, bool) {
 	for _, key := range []struct {
 		name string
 		set  bool
-	}{{"spec", d.Spec != nil}, {"ssd", d.SSD != nil}, {"write_cache", d.WriteCache != nil}, {"write_cache_bytes", d.WriteCacheBytes != 0},
+	}{{"spec", d.Spec != nil}, {"ssd", d.SSD != nil}, {"disk", d.Disk != nil}, {"write_cache", d.WriteCache != nil}, {"write_cache_bytes", d.WriteCacheBytes != 0},
 		{"spindle_sync", d.SpindleSync}, {"scheduler", d.Scheduler != ""}, {"queue_depth", d.QueueDepth != 0},
 		{"read_ahead", d.ReadAhead != ""}, {"read_ahead_bytes", d.ReadAheadBytes != 0},
 		{"buffer_size", d.BufferSize != 0}, {"segments", d.Segments != 0},

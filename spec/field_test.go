@@ -119,6 +119,8 @@ func context(t *testing.T, path string, ssdDrive bool) *Experiment {
 		if Under(path, "stack.host") && path != "stack.host.preset" {
 			x.Stack.Host.Preset = "nas-1gb"
 		}
+	case Under(path, "stack.drive.disk"):
+		x.Stack.Drive.Disk = &DiskParams{}
 	case Under(path, "stack.drive.ssd"):
 		x.Stack.Drive.Preset, x.Stack.Drive.SSD = "intel-x25m-g2", &SSDSpec{}
 	case Under(path, "stack.drive.spec"):

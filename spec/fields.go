@@ -7,6 +7,7 @@ import (
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/faults"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/ssd"
@@ -71,7 +72,7 @@ func raidLevelNames() []string {
 }
 
 // fields is the one definition of every key, in reference order.
-var fields = concat(topFields, stackFields, driveFields, driveSpecFields, ssdFields, raidFields, cacheFields, hostFields, phaseFields, traceFields)
+var fields = concat(topFields, stackFields, driveFields, driveSpecFields, diskFields, ssdFields, raidFields, cacheFields, hostFields, phaseFields, traceFields)
 
 func concat(tables ...Table) Table {
 	var all Table
@@ -107,8 +108,16 @@ var stackFields = Table{
 	{Path: "stack.faults", Doc: "media faults of every drive", Unset: "none"},
 	{Path: "stack.faults.ure", Doc: "unrecoverable read errors per bit read (1e-14 on desktop data sheets); each leaves a sector unreadable until written",
 		Default: "0", Bounds: rangeOf(0, 1)},
-	{Path: "stack.faults.erc", Doc: "cap on a drive's error recovery (TLER/ERC, 7s); 0: a desktop drive's 2 minutes", Default: "0"},
-	{Path: "stack.faults.timeout", Doc: "the host's command timer (Linux: 30s); 0: none", Default: "0"},
+	{Path: "stack.faults.erc", Doc: "cap on a drive's error recovery (TLER/ERC, 7s); 0: no cap, the drive retries for recovery", Default: "0",
+		Bounds: rangeOf(0, maxFaultTime)},
+	{Path: "stack.faults.timeout", Doc: "the host's command timer (Linux: 30s); 0: none", Default: "0", Bounds: rangeOf(0, maxFaultTime)},
+	{Path: "stack.faults.recovery", Doc: "how long a drive retries an unreadable sector before failing the read (erc caps it)", NoZero: true,
+		Default: faults.DesktopRecovery.String(), Bounds: rangeOf(0, maxFaultTime)},
+	{Path: "stack.faults.slow_fraction", Doc: "the share of requests, chosen at random, that take slow_delay longer", Unit: "fraction", Default: "0",
+		Bounds: rangeOf(0, 1)},
+	{Path: "stack.faults.slow_delay", Doc: "the extra time of a slow request", Default: "0", Bounds: rangeOf(0, maxFaultTime)},
+	{Path: "stack.faults.bad_sectors", Doc: "sectors (LBAs, in the drive's sectors) of every drive unreadable from the start, until written",
+		Unset: "none", Bounds: rangeOf(0, faults.MaxBadSectors)},
 	{Path: "stack.cache", Label: "volume cache", Doc: "a volume write-back cache on top of the stack", Unset: "none"},
 	{Path: "stack.host", Doc: "what the host does before requests reach the stack", Unset: "no host layer"},
 }
@@ -163,6 +172,9 @@ func queueBounds() string {
 		" for SATA SSDs, 1.." + strconv.Itoa(ssd.NVMe.MaxQueueDepth()) + " for NVMe SSDs"
 }
 
+// maxFaultTime bounds the faults' times, as package faults does.
+const maxFaultTime = 10 * 365 * 24 * time.Hour // TestBoundsAreEnforced checks it against faults.Config.Validate
+
 // maxBuffer bounds a drive's buffer.
 const maxBuffer = 1 << 34
 
@@ -200,8 +212,8 @@ var driveSpecFields = Table{
 	specField("outer_sustained", "sustained media rate of the outer zone, whole cylinders with switches (one pair of rates required without a preset)", "MB/s",
 		rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.OuterSustained) }),
 	specField("inner_sustained", "sustained media rate of the inner zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InnerSustained) }),
-	specField("outer_instant", "one-track media rate of the outer zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.OuterInstant) }),
-	specField("inner_instant", "one-track media rate of the inner zone", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InnerInstant) }),
+	specField("outer_instant", "one-track media rate of the outer zone; with inner_instant it fixes sectors per track", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.OuterInstant) }),
+	specField("inner_instant", "one-track media rate of the inner zone; with outer_instant it fixes sectors per track", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InnerInstant) }),
 	specField("track_to_track", "track-to-track read seek; required without a preset", "", rangeOf(0, time.Minute),
 		func(s disk.Spec) string { return dur(s.TrackToTrack) }),
 	specField("average_seek", "average read seek; required without a preset", "", rangeOf(0, time.Minute), func(s disk.Spec) string { return dur(s.AverageSeek) }),
@@ -215,6 +227,67 @@ var driveSpecFields = Table{
 	specField("interface_rate", "host interface rate (300 without a preset)", "MB/s", rangeOf(0, 1e6), func(s disk.Spec) string { return mbps(s.InterfaceRate) }),
 	specField("buffer_size", "the drive's buffer; required without a preset", "bytes", rangeOf(0, maxBuffer),
 		func(s disk.Spec) string { return trace.FormatSize(s.BufferSize) }),
+}
+
+// diskField is a stack.drive.disk key whose default is the model's.
+func diskField(key, doc, unit string, bounds *Range, of func(disk.Params) string) Field {
+	return Field{Path: "stack.drive.disk." + key, Doc: doc, Unit: unit, Bounds: bounds, DefaultText: "the model's",
+		defaultOf: func(_ *Experiment, pl *Plan) string { return of(pl.diskParams()) }}
+}
+
+func fmtBool(b bool) string { return strconv.FormatBool(b) }
+
+var diskFields = Table{
+	{Path: "stack.drive.disk", Doc: "a disk model's finer parameters (DiskSim's knobs of disk.Params, by key) over the preset or data sheet; an explicit 0 replaces the model's value too",
+		Unset: "none: the model's"},
+	withBounds(diskField("cylinder_count", "physical cylinders the seek curve spans (0: one past the last zone's)", "", nil,
+		func(p disk.Params) string { return itoa(p.CylinderCount) }), nil, "0..16777215, at least the zones' cylinders"),
+	diskField("rpm_error_percent", "varies the spindle speed from drive to drive, uniformly within rpm plus or minus this percent (DiskSim's \"Percent error in rpms\")", "percent",
+		nil, func(p disk.Params) string { return fmtFloat(p.RPMErrorPercent) }),
+	diskField("cylinder_switch", "time to move to the next cylinder mid-transfer (0: the track-to-track seek)", "", nil,
+		func(p disk.Params) string { return dur(p.CylinderSwitch) }),
+	diskField("zero_latency_read", "a read whose head lands inside its sectors reads them as they pass (DiskSim's immediate buffer read)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ZeroLatencyRead) }),
+	diskField("read_any_free", "keep the sectors passing under the head during a read's rotational wait (DiskSim's read any free blocks)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ReadAnyFree) }),
+	diskField("zero_latency_write", "zero_latency_read for writes (DiskSim's immediate buffer write)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ZeroLatencyWrite) }),
+	diskField("write_interface_rate", "the bus rate of write data when it differs from reads' (0: interface_rate)", "MB/s", nil,
+		func(p disk.Params) string { return mbps(p.WriteInterfaceRate) }),
+	diskField("read_bus_watermark_of_segment", "read_bus_watermark is a fraction of the segment, not of the read", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ReadBusWatermarkOfSegment) }),
+	diskField("read_bus_watermark", "the fraction of a read in the buffer before its data starts across the bus (0: the first sector)", "fraction",
+		rangeOf(0, 1), func(p disk.Params) string { return fmtFloat(p.ReadBusWatermark) }),
+	diskField("read_hits_on_writes", "keep the latest write's data in the buffer so reads of it hit", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ReadHitsOnWrites) }),
+	diskField("no_almost_hits", "a read of data the read-ahead has not reached yet is a miss", "", nil,
+		func(p disk.Params) string { return fmtBool(p.NoAlmostHits) }),
+	diskField("no_read_ahead_on_hit", "a read served from the buffer does not restart read-ahead", "", nil,
+		func(p disk.Params) string { return fmtBool(p.NoReadAheadOnHit) }),
+	diskField("partial_hits", "read from the media only the part of a read not in the buffer", "", nil,
+		func(p disk.Params) string { return fmtBool(p.PartialHits) }),
+	diskField("partial_hit_wait", "with partial_hits, the buffered part waits for the read watermark", "", nil,
+		func(p disk.Params) string { return fmtBool(p.PartialHitWait) }),
+	diskField("no_buffer_cache", "the buffer only matches media and bus speeds: no read hits, no read-ahead", "", nil,
+		func(p disk.Params) string { return fmtBool(p.NoBufferCache) }),
+	diskField("read_ahead_keeps_request", "read-ahead stops before pushing the latest read's data out of its segment", "", nil,
+		func(p disk.Params) string { return fmtBool(p.ReadAheadKeepsRequest) }),
+	withBounds(diskField("min_read_ahead_bytes", "read-ahead read after a read before the drive serves another command", "bytes", nil,
+		func(p disk.Params) string { return trace.FormatSize(p.MinReadAheadBytes) }), nil, "0..buffer_size"),
+	diskField("write_hit_stops_read_ahead", "a write into the write cache stops read-ahead", "", nil,
+		func(p disk.Params) string { return fmtBool(p.WriteHitStopsReadAhead) }),
+	diskField("write_cache_entries", "separate dirty extents the write cache holds", "", rangeOf(1, disk.MaxWriteCacheEntries),
+		func(p disk.Params) string { return itoa(p.WriteCacheEntries) }),
+	diskField("write_cache_append_only", "the write cache takes only sequential write streams (DiskSim's fast write level 1)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.WriteCacheAppendOnly) }),
+	diskField("flush_before_other", "destage all dirty data before serving a read or a write off the stream (DiskSim's fast write levels 1 and 2)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.FlushBeforeOther) }),
+	diskField("no_write_merge", "adjacent writes do not merge into one dirty extent", "", nil,
+		func(p disk.Params) string { return fmtBool(p.NoWriteMerge) }),
+	diskField("preseek", "the arm starts for the next command before the previous one completes over the bus (DiskSim's preseeking level 2)", "", nil,
+		func(p disk.Params) string { return fmtBool(p.Preseek) }),
+	withBounds(diskField("max_queue_age", "a command that has waited this long in the tagged queue is served next (against starvation)", "", nil,
+		func(p disk.Params) string { return dur(p.MaxQueueAge) }), nil, "0 or more"),
 }
 
 // ssdPreset is the parameters of the experiment's SSD preset, defaults
@@ -339,6 +412,8 @@ var cacheFields = Table{
 		DefaultText: fmtFloat(cacheDefaults.LowWater) + " when high_water is left out too, else 0 (destage to empty)", Bounds: rangeOf(0, 1),
 		defaultOf: func(_ *Experiment, pl *Plan) string { return fmtFloat(pl.Cache.WithDefaults().LowWater) }},
 	{Path: "stack.cache.interval", Doc: "the interval policy's period", NoZero: true, Default: cacheDefaults.Interval.String(), Bounds: rangeOf(0, maxStartDelay)},
+	{Path: "stack.cache.wakeup", Doc: "the interval policy looks for aged data only at multiples of this, as Linux's flusher wakes up (0: at any time)",
+		Default: "0", Bounds: rangeOf(0, maxStartDelay)},
 	{Path: "stack.cache.idle", Doc: "the idle policy's quiet time", NoZero: true, Default: cacheDefaults.Idle.String(), Bounds: rangeOf(0, maxStartDelay)},
 	{Path: "stack.cache.order", Label: "destage order", Doc: "which dirty data a destage takes first: by address (C-SCAN), oldest first, or WOW",
 		Values: orderNames, NoZero: true, Default: cacheDefaults.Order.String()},
@@ -421,6 +496,29 @@ var hostFields = Table{
 	hostField("copy_rate", "memory copy rate", "bytes/s", nil, func(h *host.Params) string { return strconv.FormatInt(h.CopyRate, 10) }),
 	hostField("xor_rate", "software parity rate (0: parity costs no host CPU, as with a hardware RAID controller)", "bytes/s", nil,
 		func(h *host.Params) string { return strconv.FormatInt(h.XORRate, 10) }),
+	hostField("driver_per_kib", "CPU time per KiB a drive command moves beyond DMA set-up (0: a bus-mastering controller)", "", rangeOf(0, time.Second),
+		func(h *host.Params) string { return dur(h.DriverPerKiB) }),
+	hostField("raid_read_ahead_stripes", "whole stripes of a software RAID 5 or 6 the read-ahead is raised to (md: 2; 0 leaves read_ahead alone)", "",
+		rangeOf(0, host.MaxRAIDReadAheadStripes), func(h *host.Params) string { return itoa(h.RAIDReadAheadStripes) }),
+	hostField("volume_cache_lookup", "CPU time per request of a volume cache kept in host memory (Intel Matrix Storage's), when the stack has one", "",
+		rangeOf(0, time.Second), func(h *host.Params) string { return dur(h.VolumeCacheLookup) }),
+	hostField("volume_cache_copy_rate", "memory copy rate of a volume cache kept in host memory (0: free)", "bytes/s", nil,
+		func(h *host.Params) string { return strconv.FormatInt(h.VolumeCacheCopyRate, 10) }),
+	hostField("reserve", "the memory the kernel and programs keep; the page cache gets the rest of ram", "bytes", nil,
+		func(h *host.Params) string { return trace.FormatSize(h.Reserve) }),
+	hostField("max_writeback", "the largest write the page cache's flusher sends down, a multiple of 4KiB", "bytes", nil,
+		func(h *host.Params) string { return trace.FormatSize(h.PageCache.MaxWriteback) }),
+	hostField("max_in_flight", "writeback writes in flight at once", "", rangeOf(1, 1<<16), func(h *host.Params) string { return itoa(h.PageCache.MaxInFlight) }),
+	hostField("link_rate", "the network link's payload rate one way (with a network)", "bytes/s", nil,
+		func(h *host.Params) string { return strconv.FormatInt(h.Network.Rate, 10) }),
+	hostField("link_latency", "the network link's one-way delay beyond the time on the wire", "", rangeOf(0, time.Second),
+		func(h *host.Params) string { return dur(h.Network.Latency) }),
+	hostField("link_overhead", "protocol bytes of each request and reply on the link (SMB or NFS headers)", "bytes", nil,
+		func(h *host.Params) string { return strconv.FormatInt(h.Network.Overhead, 10) }),
+	hostField("link_cpu_per_request", "the file server's CPU time per request (its protocol server and TCP stack)", "", rangeOf(0, time.Second),
+		func(h *host.Params) string { return dur(h.Network.CPUPerRequest) }),
+	hostField("link_cpu_per_kib", "the file server's CPU time per KiB carried either way", "", rangeOf(0, time.Second),
+		func(h *host.Params) string { return dur(h.Network.CPUPerKiB) }),
 }
 
 func withNoZero(f Field) Field { f.NoZero = true; return f }

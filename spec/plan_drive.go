@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"reflect"
 	"strings"
 	"time"
 
@@ -19,16 +20,32 @@ func planDrive(p *problems, d *Drive) (*disk.Model, bool) {
 	}
 	params.FillDefaults()
 	applyDriveOverrides(p, d, &params)
+	if d.Disk != nil {
+		overrideByName(reflect.ValueOf(d.Disk).Elem(), reflect.ValueOf(&params).Elem(), diskAt)
+	}
 	if len(*p) > before {
 		return nil, false
 	}
 	m, err := disk.NewModel(params)
+	if err != nil && d.Disk != nil {
+		keys := keysByField[DiskParams]()
+		layerErrors(p, err, "disk: Params.", func(field string) string {
+			if givenField(d.Disk, field) {
+				return diskAt + keys[field]
+			}
+			return ""
+		})
+		return nil, false
+	}
 	if err != nil {
 		p.addErr("stack.drive", err)
 		return nil, false
 	}
 	return m, true
 }
+
+// diskAt is the path of stack.drive.disk's keys.
+const diskAt = "stack.drive.disk."
 
 // baseModel returns the drive model before the overrides: Model, or a
 // preset's spec with Spec's figures over it, or Spec alone.
@@ -121,6 +138,13 @@ func applySpec(p *problems, s *DriveSpec, spec *disk.Spec) {
 	overRate(&spec.InnerSustained, s.InnerSustained, "inner_sustained")
 	overRate(&spec.OuterInstant, s.OuterInstant, "outer_instant")
 	overRate(&spec.InnerInstant, s.InnerInstant, "inner_instant")
+	if (spec.OuterInstant > 0) != (spec.InnerInstant > 0) {
+		key := "inner_instant"
+		if spec.OuterInstant == 0 {
+			key = "outer_instant"
+		}
+		p.add(at+key, "missing: the one-track rates fix sectors per track as a pair (outer_instant and inner_instant)")
+	}
 	overRate(&spec.InterfaceRate, s.InterfaceRate, "interface_rate")
 	overTime(&spec.TrackToTrack, s.TrackToTrack, "track_to_track")
 	overTime(&spec.AverageSeek, s.AverageSeek, "average_seek")

@@ -23,7 +23,12 @@ func planHost(p *problems, h *Host, pl *Plan) {
 			{"dirty_expire", h.DirtyExpire != 0}, {"writeback_interval", h.WritebackInterval != 0},
 			{"read_ahead", h.ReadAhead != 0}, {"network", h.Network != ""}, {"syscall_cost", h.SyscallCost != nil},
 			{"command_cost", h.CommandCost != nil}, {"stripe_cache_per_page", h.StripeCachePerPage != nil},
-			{"copy_rate", h.CopyRate != nil}, {"xor_rate", h.XORRate != nil}, {"raid_read_bypass", h.RAIDReadBypass != nil}} {
+			{"copy_rate", h.CopyRate != nil}, {"xor_rate", h.XORRate != nil}, {"raid_read_bypass", h.RAIDReadBypass != nil},
+			{"driver_per_kib", h.DriverPerKiB != nil}, {"raid_read_ahead_stripes", h.RAIDReadAheadStripes != nil},
+			{"volume_cache_lookup", h.VolumeCacheLookup != nil}, {"volume_cache_copy_rate", h.VolumeCacheCopyRate != nil},
+			{"reserve", h.Reserve != nil}, {"max_writeback", h.MaxWriteback != nil}, {"max_in_flight", h.MaxInFlight != nil},
+			{"link_rate", h.LinkRate != nil}, {"link_latency", h.LinkLatency != nil}, {"link_overhead", h.LinkOverhead != nil},
+			{"link_cpu_per_request", h.LinkCPUPerRequest != nil}, {"link_cpu_per_kib", h.LinkCPUPerKiB != nil}} {
 			if f.set {
 				p.add(at+f.key, "needs a host model (stack.host.preset, e.g. nas-1gb)")
 			}
@@ -37,6 +42,8 @@ func planHost(p *problems, h *Host, pl *Plan) {
 	}
 	overrideHost(p, h, &hp)
 	overrideCPU(p, h, &hp)
+	overrideMemory(p, h, &hp)
+	overrideLink(p, h, &hp)
 	hp = hp.WithDefaults()
 	if !p.under("stack.host") {
 		if err := hp.Validate(); err != nil {
@@ -142,7 +149,8 @@ func overrideCPU(p *problems, h *Host, hp *host.Params) {
 		v   *Duration
 		dst *time.Duration
 	}{{"syscall_cost", h.SyscallCost, &hp.SyscallCost}, {"command_cost", h.CommandCost, &hp.CommandCost},
-		{"stripe_cache_per_page", h.StripeCachePerPage, &hp.StripeCachePerPage}} {
+		{"stripe_cache_per_page", h.StripeCachePerPage, &hp.StripeCachePerPage}, {"driver_per_kib", h.DriverPerKiB, &hp.DriverPerKiB},
+		{"volume_cache_lookup", h.VolumeCacheLookup, &hp.VolumeCacheLookup}} {
 		if f.v == nil {
 			continue
 		}
@@ -153,7 +161,8 @@ func overrideCPU(p *problems, h *Host, hp *host.Params) {
 		key string
 		v   *Size
 		dst *int64
-	}{{"copy_rate", h.CopyRate, &hp.CopyRate}, {"xor_rate", h.XORRate, &hp.XORRate}} {
+	}{{"copy_rate", h.CopyRate, &hp.CopyRate}, {"xor_rate", h.XORRate, &hp.XORRate},
+		{"volume_cache_copy_rate", h.VolumeCacheCopyRate, &hp.VolumeCacheCopyRate}} {
 		if f.v == nil {
 			continue
 		}
@@ -162,4 +171,58 @@ func overrideCPU(p *problems, h *Host, hp *host.Params) {
 		}
 		*f.dst = int64(*f.v)
 	}
+}
+
+// overrideMemory applies the memory and page cache overrides to hp.
+func overrideMemory(p *problems, h *Host, hp *host.Params) {
+	const at = "stack.host."
+	if h.Reserve != nil {
+		if *h.Reserve < 0 || int64(*h.Reserve) >= hp.RAM {
+			p.add(at+"reserve", "%d bytes: want 0 up to the %d bytes of RAM", *h.Reserve, hp.RAM)
+		}
+		hp.Reserve = int64(*h.Reserve)
+	}
+	if h.RAIDReadAheadStripes != nil {
+		p.checkBounds(at+"raid_read_ahead_stripes", int64(*h.RAIDReadAheadStripes))
+		hp.RAIDReadAheadStripes = *h.RAIDReadAheadStripes
+	}
+	if h.MaxWriteback != nil {
+		hp.PageCache.MaxWriteback = int64(*h.MaxWriteback)
+	}
+	if h.MaxInFlight != nil {
+		p.checkBounds(at+"max_in_flight", int64(*h.MaxInFlight))
+		hp.PageCache.MaxInFlight = *h.MaxInFlight
+	}
+}
+
+// overrideLink applies the network link's overrides to hp's link.
+func overrideLink(p *problems, h *Host, hp *host.Params) {
+	const at = "stack.host."
+	given := h.LinkRate != nil || h.LinkLatency != nil || h.LinkOverhead != nil || h.LinkCPUPerRequest != nil || h.LinkCPUPerKiB != nil
+	if !given {
+		return
+	}
+	if hp.Network == nil {
+		p.add(at+"network", "the link_* keys need a network link (network: gigabit or 10gbe)")
+		return
+	}
+	l := *hp.Network
+	if h.LinkRate != nil {
+		l.Rate = int64(*h.LinkRate)
+	}
+	if h.LinkOverhead != nil {
+		l.Overhead = int64(*h.LinkOverhead)
+	}
+	for _, f := range []struct {
+		key string
+		v   *Duration
+		dst *time.Duration
+	}{{"link_latency", h.LinkLatency, &l.Latency}, {"link_cpu_per_request", h.LinkCPUPerRequest, &l.CPUPerRequest},
+		{"link_cpu_per_kib", h.LinkCPUPerKiB, &l.CPUPerKiB}} {
+		if f.v != nil {
+			p.checkDuration(at+f.key, time.Duration(*f.v))
+			*f.dst = time.Duration(*f.v)
+		}
+	}
+	hp.Network = &l
 }

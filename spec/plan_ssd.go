@@ -100,23 +100,31 @@ func applySSD(p *problems, s *SSDSpec, params *ssd.Params) {
 	if s.Capacity != nil && s.BlocksPerPlane != nil {
 		p.add(ssdAt+"blocks_per_plane", "give capacity or blocks_per_plane (which sets the capacity), not both")
 	}
-	sv, pv := reflect.ValueOf(s).Elem(), reflect.ValueOf(params).Elem()
-	for i := range sv.NumField() {
-		v, dst := sv.Field(i), pv.FieldByName(sv.Type().Field(i).Name)
-		if v.Kind() != reflect.Pointer || v.IsNil() || !dst.IsValid() {
-			continue // unset, a name (above), or blocks_per_plane (flashCapacity)
+	overrideByName(reflect.ValueOf(s).Elem(), reflect.ValueOf(params).Elem(), ssdAt)
+}
+
+// overrideByName sets each field of dst that src gives (a non-nil
+// pointer field of the same name) to src's value; a number whose key
+// under at is in MB/s becomes bytes per second.
+func overrideByName(src, dst reflect.Value, at string) {
+	for i := range src.NumField() {
+		sf := src.Type().Field(i)
+		v, d := src.Field(i), dst.FieldByName(sf.Name)
+		if v.Kind() != reflect.Pointer || v.IsNil() || !d.IsValid() {
+			continue
 		}
 		switch x := v.Elem(); x.Kind() {
 		case reflect.Float64:
 			f := x.Float()
-			if fieldFor(ssdAt+ssdKeys[sv.Type().Field(i).Name]).Unit == "MB/s" {
+			key, _, _ := strings.Cut(sf.Tag.Get("yaml"), ",")
+			if fieldFor(at+key).Unit == "MB/s" {
 				f *= 1e6
 			}
-			dst.SetFloat(f)
+			d.SetFloat(f)
 		case reflect.Bool:
-			dst.SetBool(x.Bool())
+			d.SetBool(x.Bool())
 		default: // sizes, durations, counts
-			dst.SetInt(x.Int())
+			d.SetInt(x.Int())
 		}
 	}
 }
@@ -135,43 +143,50 @@ func flashCapacity(p *problems, s *SSDSpec, params *ssd.Params) {
 	params.Capacity = int64(flash/(1+params.OverProvisioning)/unit) * int64(unit)
 }
 
-// ssdKeys maps each SSDSpec field name (the ssd.Params field it sets) to
-// its key.
-var ssdKeys = func() map[string]string {
+// ssdErrors reports the SSD model's problems ("ssd: Params.Channels:
+// must be ...") at the key that set the parameter, or at stack.drive
+// when the preset or model gave it.
+func ssdErrors(p *problems, d *Drive, err error) {
+	at := func(field string) string {
+		switch {
+		case field == "QueueDepth" && d.QueueDepth != 0:
+			return "stack.drive.queue_depth"
+		case d.SSD != nil && givenField(d.SSD, field):
+			return ssdAt + keysByField[SSDSpec]()[field]
+		case field == "Capacity" && d.SSD != nil && d.SSD.BlocksPerPlane != nil:
+			return ssdAt + "blocks_per_plane"
+		}
+		return ""
+	}
+	layerErrors(p, err, "ssd: Params.", at)
+}
+
+// layerErrors reports each line of a layer's "prefixField: msg" error at
+// the key at names for the field, or whole at stack.drive.
+func layerErrors(p *problems, err error, prefix string, at func(field string) string) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		field, msg, ok := strings.Cut(strings.TrimPrefix(line, prefix), ": ")
+		if path := at(field); ok && path != "" {
+			p.add(path, "%s", msg)
+			continue
+		}
+		p.add("stack.drive", "%s", line)
+	}
+}
+
+// keysByField maps the field names of a struct type to their keys.
+func keysByField[T any]() map[string]string {
 	m := map[string]string{}
-	t := reflect.TypeFor[SSDSpec]()
+	t := reflect.TypeFor[T]()
 	for i := range t.NumField() {
 		k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
 		m[t.Field(i).Name] = k
 	}
 	return m
-}()
-
-// ssdErrors reports the SSD model's problems ("ssd: Params.Channels:
-// must be ...") at the key that set the parameter, or at stack.drive
-// when the preset or model gave it.
-func ssdErrors(p *problems, d *Drive, err error) {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		field, msg, ok := strings.Cut(strings.TrimPrefix(line, "ssd: Params."), ": ")
-		path := "stack.drive"
-		switch key := ssdKeys[field]; {
-		case !ok:
-			msg = line
-		case field == "QueueDepth" && d.QueueDepth != 0:
-			path = "stack.drive.queue_depth"
-		case key != "" && d.SSD != nil && ssdGiven(d.SSD, field):
-			path = ssdAt + key
-		case field == "Capacity" && d.SSD != nil && d.SSD.BlocksPerPlane != nil:
-			path = ssdAt + "blocks_per_plane"
-		default:
-			msg = line
-		}
-		p.add(path, "%s", msg)
-	}
 }
 
-// ssdGiven reports whether s gives the field.
-func ssdGiven(s *SSDSpec, field string) bool {
+// givenField reports whether the struct *s gives the field.
+func givenField(s any, field string) bool {
 	v := reflect.ValueOf(s).Elem().FieldByName(field)
 	return v.IsValid() && !v.IsZero()
 }

@@ -149,7 +149,7 @@ func planCache(p *problems, c *Cache, pl *Plan, ss int64) *cache.Config {
 		Size: int64(c.Size), Block: int64(c.Block), MaxDirty: int64(c.MaxDirty), ReadAhead: int64(c.ReadAhead),
 		HitLatency: time.Duration(c.HitLatency), CopyRate: int64(c.CopyRate),
 		HighWater: c.HighWater, LowWater: c.LowWater,
-		Interval: time.Duration(c.Interval), Idle: time.Duration(c.Idle),
+		Interval: time.Duration(c.Interval), Wakeup: time.Duration(c.Wakeup), Idle: time.Duration(c.Idle),
 		MaxDestageBytes: int64(c.MaxDestage), MaxOutstandingDestages: c.MaxOutstanding,
 		NonVolatile: c.NonVolatile, NVIgnoresFlush: c.NVIgnoresFlush,
 		NoReadCache:      c.ReadCache != nil && !*c.ReadCache,
@@ -203,7 +203,7 @@ func checkCacheTimes(p *problems, c *Cache) {
 	for _, d := range []struct {
 		key string
 		v   Duration
-	}{{"hit_latency", c.HitLatency}, {"interval", c.Interval}, {"idle", c.Idle}} {
+	}{{"hit_latency", c.HitLatency}, {"interval", c.Interval}, {"wakeup", c.Wakeup}, {"idle", c.Idle}} {
 		p.checkDuration(at+d.key, time.Duration(d.v))
 	}
 	p.checkBounds(at+"max_outstanding", int64(c.MaxOutstanding))
@@ -291,11 +291,14 @@ func planFaults(p *problems, st *Stack, pl *Plan) {
 	if f == nil {
 		return
 	}
-	cfg := faults.Config{UREPerBit: f.URE, ERC: time.Duration(f.ERC), Timeout: time.Duration(f.Timeout)}.WithDefaults()
+	cfg := faults.Config{UREPerBit: f.URE, ERC: time.Duration(f.ERC), Timeout: time.Duration(f.Timeout), Recovery: time.Duration(f.Recovery),
+		SlowFraction: f.SlowFraction, SlowDelay: time.Duration(f.SlowDelay), BadSectors: f.BadSectors}.WithDefaults()
 	if err := cfg.Validate(0); err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			field, msg, _ := strings.Cut(strings.TrimPrefix(line, "faults: Config."), ": ")
-			key := map[string]string{"UREPerBit": "ure", "ERC": "erc", "Timeout": "timeout"}[field]
+			field, _, _ = strings.Cut(field, "[")
+			key := map[string]string{"UREPerBit": "ure", "ERC": "erc", "Timeout": "timeout", "Recovery": "recovery",
+				"SlowFraction": "slow_fraction", "SlowDelay": "slow_delay", "BadSectors": "bad_sectors"}[field]
 			p.add("stack.faults."+key, "%s", msg)
 		}
 	}

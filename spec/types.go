@@ -84,6 +84,9 @@ type Drive struct {
 	// SSD gives an SSD's parameters: with an SSD preset, those given
 	// replace the preset's; without a preset, they are the whole drive.
 	SSD *SSDSpec `yaml:"ssd,omitempty" json:"ssd,omitempty"`
+	// Disk sets a disk model's finer parameters (DiskSim's), over the
+	// preset or data sheet.
+	Disk *DiskParams `yaml:"disk,omitempty" json:"disk,omitempty"`
 	// WriteCache turns the drive's write cache on or off; unset keeps the
 	// model's setting (on for every preset).
 	WriteCache *bool `yaml:"write_cache,omitempty" json:"write_cache,omitempty"`
@@ -168,6 +171,56 @@ type DriveSpec struct {
 	InterfaceRate float64 `yaml:"interface_rate,omitempty" json:"interface_rate,omitempty"`
 	// BufferSize is the buffer in bytes.
 	BufferSize Size `yaml:"buffer_size,omitempty" json:"buffer_size,omitempty"`
+}
+
+// DiskParams are the parameters of disk.Params that neither a data sheet
+// (DriveSpec) nor the drive keys set, by key: DiskSim's finer knobs of
+// the buffer, the write cache, the bus and the queue. Each field is
+// named as the disk.Params field it sets; a key given replaces the
+// model's value, an explicit zero too. Rates are MB/s.
+type DiskParams struct {
+	// CylinderCount is the physical cylinders the seek curve spans.
+	CylinderCount *int `yaml:"cylinder_count,omitempty" json:"cylinder_count,omitempty"`
+	// RPMErrorPercent varies the spindle speed from drive to drive by up
+	// to this percent.
+	RPMErrorPercent *float64 `yaml:"rpm_error_percent,omitempty" json:"rpm_error_percent,omitempty"`
+	// CylinderSwitch is the time to move to the next cylinder mid-transfer.
+	CylinderSwitch *Duration `yaml:"cylinder_switch,omitempty" json:"cylinder_switch,omitempty"`
+	// ZeroLatencyRead, ReadAnyFree and ZeroLatencyWrite read or write a
+	// track's sectors as they pass under the head.
+	ZeroLatencyRead  *bool `yaml:"zero_latency_read,omitempty" json:"zero_latency_read,omitempty"`
+	ReadAnyFree      *bool `yaml:"read_any_free,omitempty" json:"read_any_free,omitempty"`
+	ZeroLatencyWrite *bool `yaml:"zero_latency_write,omitempty" json:"zero_latency_write,omitempty"`
+	// WriteInterfaceRate is the bus rate of write data, MB/s.
+	WriteInterfaceRate *float64 `yaml:"write_interface_rate,omitempty" json:"write_interface_rate,omitempty"`
+	// ReadBusWatermark is the fraction of a read in the buffer before
+	// its data starts across the bus; ReadBusWatermarkOfSegment makes it
+	// a fraction of the segment.
+	ReadBusWatermark          *float64 `yaml:"read_bus_watermark,omitempty" json:"read_bus_watermark,omitempty"`
+	ReadBusWatermarkOfSegment *bool    `yaml:"read_bus_watermark_of_segment,omitempty" json:"read_bus_watermark_of_segment,omitempty"`
+	// ReadHitsOnWrites, NoAlmostHits, NoReadAheadOnHit, PartialHits,
+	// PartialHitWait, NoBufferCache, ReadAheadKeepsRequest and
+	// WriteHitStopsReadAhead are the buffer's policies (disk.Params).
+	ReadHitsOnWrites       *bool `yaml:"read_hits_on_writes,omitempty" json:"read_hits_on_writes,omitempty"`
+	NoAlmostHits           *bool `yaml:"no_almost_hits,omitempty" json:"no_almost_hits,omitempty"`
+	NoReadAheadOnHit       *bool `yaml:"no_read_ahead_on_hit,omitempty" json:"no_read_ahead_on_hit,omitempty"`
+	PartialHits            *bool `yaml:"partial_hits,omitempty" json:"partial_hits,omitempty"`
+	PartialHitWait         *bool `yaml:"partial_hit_wait,omitempty" json:"partial_hit_wait,omitempty"`
+	NoBufferCache          *bool `yaml:"no_buffer_cache,omitempty" json:"no_buffer_cache,omitempty"`
+	ReadAheadKeepsRequest  *bool `yaml:"read_ahead_keeps_request,omitempty" json:"read_ahead_keeps_request,omitempty"`
+	WriteHitStopsReadAhead *bool `yaml:"write_hit_stops_read_ahead,omitempty" json:"write_hit_stops_read_ahead,omitempty"`
+	// MinReadAheadBytes is the read-ahead read before another command.
+	MinReadAheadBytes *Size `yaml:"min_read_ahead_bytes,omitempty" json:"min_read_ahead_bytes,omitempty"`
+	// WriteCacheEntries, WriteCacheAppendOnly, FlushBeforeOther and
+	// NoWriteMerge are the write cache's limits and policies.
+	WriteCacheEntries    *int  `yaml:"write_cache_entries,omitempty" json:"write_cache_entries,omitempty"`
+	WriteCacheAppendOnly *bool `yaml:"write_cache_append_only,omitempty" json:"write_cache_append_only,omitempty"`
+	FlushBeforeOther     *bool `yaml:"flush_before_other,omitempty" json:"flush_before_other,omitempty"`
+	NoWriteMerge         *bool `yaml:"no_write_merge,omitempty" json:"no_write_merge,omitempty"`
+	// Preseek lets the arm start for the next command early; MaxQueueAge
+	// serves a command that has waited this long next.
+	Preseek     *bool     `yaml:"preseek,omitempty" json:"preseek,omitempty"`
+	MaxQueueAge *Duration `yaml:"max_queue_age,omitempty" json:"max_queue_age,omitempty"`
 }
 
 // SSDSpec is ssd.Params by key, as stack.drive.ssd gives it: with an SSD
@@ -290,6 +343,16 @@ type Faults struct {
 	ERC Duration `yaml:"erc,omitempty" json:"erc,omitempty"`
 	// Timeout is the host's command timer (Linux: 30s); zero means none.
 	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// Recovery is how long a drive retries an unreadable sector before
+	// failing the read (ERC caps it).
+	Recovery Duration `yaml:"recovery,omitempty" json:"recovery,omitempty"`
+	// SlowFraction of the requests, chosen at random, take SlowDelay
+	// longer.
+	SlowFraction float64  `yaml:"slow_fraction,omitempty" json:"slow_fraction,omitempty"`
+	SlowDelay    Duration `yaml:"slow_delay,omitempty" json:"slow_delay,omitempty"`
+	// BadSectors are sectors (LBAs, in the drive's sectors) of every
+	// drive unreadable from the start, until written.
+	BadSectors []int64 `yaml:"bad_sectors,omitempty" json:"bad_sectors,omitempty"`
 }
 
 // Cache is cache.Config with names for the enumerations.
@@ -319,6 +382,9 @@ type Cache struct {
 	LowWater  float64 `yaml:"low_water,omitempty" json:"low_water,omitempty"`
 	// Interval is the interval policy's period.
 	Interval Duration `yaml:"interval,omitempty" json:"interval,omitempty"`
+	// Wakeup, when positive, makes the interval policy look for aged
+	// data only at its multiples, as Linux's flusher wakes up.
+	Wakeup Duration `yaml:"wakeup,omitempty" json:"wakeup,omitempty"`
 	// Idle is the idle policy's quiet time.
 	Idle Duration `yaml:"idle,omitempty" json:"idle,omitempty"`
 	// Order is the destage order: lba, lrw or wow.
@@ -402,6 +468,33 @@ type Host struct {
 	// CPU, as with a hardware RAID controller).
 	CopyRate *Size `yaml:"copy_rate,omitempty" json:"copy_rate,omitempty"`
 	XORRate  *Size `yaml:"xor_rate,omitempty" json:"xor_rate,omitempty"`
+	// DriverPerKiB overrides the core time per KiB a drive command moves
+	// beyond DMA set-up (host.Params.DriverPerKiB).
+	DriverPerKiB *Duration `yaml:"driver_per_kib,omitempty" json:"driver_per_kib,omitempty"`
+	// RAIDReadAheadStripes overrides the whole stripes of a software RAID
+	// 5 or 6 the read-ahead is raised to (md: 2).
+	RAIDReadAheadStripes *int `yaml:"raid_read_ahead_stripes,omitempty" json:"raid_read_ahead_stripes,omitempty"`
+	// VolumeCacheLookup and VolumeCacheCopyRate override the cost of a
+	// volume cache kept in host memory: core time per request, and its
+	// copy rate in bytes per second.
+	VolumeCacheLookup   *Duration `yaml:"volume_cache_lookup,omitempty" json:"volume_cache_lookup,omitempty"`
+	VolumeCacheCopyRate *Size     `yaml:"volume_cache_copy_rate,omitempty" json:"volume_cache_copy_rate,omitempty"`
+	// Reserve overrides the memory in bytes the kernel and programs keep;
+	// the page cache gets RAM less it.
+	Reserve *Size `yaml:"reserve,omitempty" json:"reserve,omitempty"`
+	// MaxWriteback and MaxInFlight override the largest write the
+	// flusher sends down (bytes) and the writeback writes in flight.
+	MaxWriteback *Size `yaml:"max_writeback,omitempty" json:"max_writeback,omitempty"`
+	MaxInFlight  *int  `yaml:"max_in_flight,omitempty" json:"max_in_flight,omitempty"`
+	// LinkRate, LinkLatency, LinkOverhead, LinkCPUPerRequest and
+	// LinkCPUPerKiB override the network link's payload rate (bytes/s),
+	// one-way latency, protocol bytes per message and the server's CPU
+	// time per request and per KiB (host.Link).
+	LinkRate          *Size     `yaml:"link_rate,omitempty" json:"link_rate,omitempty"`
+	LinkLatency       *Duration `yaml:"link_latency,omitempty" json:"link_latency,omitempty"`
+	LinkOverhead      *Size     `yaml:"link_overhead,omitempty" json:"link_overhead,omitempty"`
+	LinkCPUPerRequest *Duration `yaml:"link_cpu_per_request,omitempty" json:"link_cpu_per_request,omitempty"`
+	LinkCPUPerKiB     *Duration `yaml:"link_cpu_per_kib,omitempty" json:"link_cpu_per_kib,omitempty"`
 }
 
 // Phase is one phase of an experiment: its own job (a synthetic
