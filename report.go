@@ -49,6 +49,8 @@ type Report struct {
 	// PowerLoss is what a power failure at spec.Experiment.PowerLossAt
 	// would have lost (nil when not asked for).
 	PowerLoss *PowerLossReport `json:"power_loss,omitempty"`
+	// Warmup says what the run's warm-up left out, when it had one.
+	Warmup *WarmupReport `json:"warmup,omitempty"`
 	// Faults is what the drives' fault wrappers injected
 	// (stack.faults), or nil.
 	Faults *FaultsReport `json:"faults,omitempty"`

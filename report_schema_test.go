@@ -103,6 +103,7 @@ stack:
   raid: {level: 6}
   cache: {size: 8MiB, replacement: arc, sequential_cutoff: 256KiB, device: {preset: intel-x25m-g2, power_loss_protection: false}}
 power_loss_at: 5ms
+warmup: 50
 phases:
   - {rw: randrw, rwmixread: 70, iodepth: 8, ios: 300, size: 16MiB}
   - {rw: read, bs: 64KiB, ios: 20}`,

@@ -17,6 +17,16 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	tw := &textWriter{w: w}
 	tw.printf("%s\n", r.stackLine())
+	if wu := r.Warmup; wu != nil {
+		switch {
+		case !wu.Ended:
+			tw.printf("warm-up: never ended (%d requests left out, every one)\n", wu.ExcludedRequests)
+		case wu.Until == "cache_full":
+			tw.printf("warm-up: the %d requests until the volume cache filled, at %.3f s, are left out of the figures below (the drives' cover the whole run)\n", wu.ExcludedRequests, wu.EndS)
+		default:
+			tw.printf("warm-up: the first %d requests, to %.3f s, are left out of the figures below (the drives' cover the whole run)\n", wu.ExcludedRequests, wu.EndS)
+		}
+	}
 	if len(r.Phases) == 1 {
 		ph := &r.Phases[0]
 		ph.writeSource(tw, &r.Seed)

@@ -43,6 +43,7 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{eng: eng, stack: s, plan: pl, obs: o.Observer}
+	r.warm.start(pl)
 	powerLoss := schedulePowerLoss(eng, s, pl.PowerLoss, pl.PowerLossAt)
 	rep := &Report{SchemaVersion: SchemaVersion, Name: pl.Name, Seed: pl.Seed}
 	for i := range pl.Phases {
@@ -56,7 +57,11 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		rep.Phases = append(rep.Phases, *ph)
 	}
 	rebuild := r.finishRebuild()
+	if r.warm.ended {
+		r.first = r.warm.end // the total's rates start after the warm-up
+	}
 	rep.Total = r.totalReport(rep.Phases)
+	rep.Warmup = r.warm.report(r.first)
 	rep.addStack(s)
 	rep.addFaults(s)
 	rep.PowerLoss = powerLoss()
@@ -88,6 +93,8 @@ type runner struct {
 	obs   *sim.Observer
 	// total records every measured request of every phase.
 	total metrics.Recorder
+	// warm leaves the run's warm-up out.
+	warm warmup
 	// first and last bound the run's requests; started is set once one
 	// was issued.
 	first, last sim.Time
@@ -105,12 +112,17 @@ type phaseRun struct {
 	flushes  int64 // flushes completed, ramp-up included
 	ramp     int64 // completions still to leave out
 	rampEnd  sim.Time
+	warmed   bool // the run's warm-up left some of this phase's completions out
 }
 
 // observe counts one completion.
 func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) {
 	if q.Op == sim.Flush {
 		pr.flushes++
+	}
+	if pr.r.warm.exclude(pr.r.stack, q) {
+		pr.rampEnd, pr.warmed = q.Completed, true
+		return
 	}
 	if pr.ramp > 0 {
 		pr.ramp--
@@ -163,7 +175,7 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 		return nil, err
 	}
 	elapsed := res.Elapsed()
-	if ph.RampIOs > 0 {
+	if ph.RampIOs > 0 || pr.warmed {
 		elapsed = res.LastCompletion.Sub(pr.rampEnd)
 	}
 	rep.Summary = pr.rec.Summarize(elapsed)

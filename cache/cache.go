@@ -82,6 +82,11 @@ type Cache struct {
 
 	st   Stats
 	dacc dirtyAcc
+	// fullAt is when the cache's memory (or tier) first filled: the
+	// first time room had to be made. ResetStats leaves it.
+	fullAt sim.Time
+	// statsFrom is when the statistics last started (ResetStats).
+	statsFrom sim.Time
 	// droppedWrites is the share of absorbed writes whose dirty data was
 	// superseded by a write sent around the cache or lost in a crash:
 	// it left the cache without a destage (see Stats.CoalescedWrites).
@@ -196,6 +201,7 @@ func New(eng *sim.Engine, cfg Config, below sim.Device, name string, obs *sim.Ob
 	}
 	c.dacc.since, c.dacc.start = eng.Now(), eng.Now()
 	c.st.FilledAt, c.st.HighWaterAt = sim.Never, sim.Never
+	c.fullAt = sim.Never
 	return c, nil
 }
 
@@ -476,7 +482,7 @@ func (c *Cache) admit() {
 		c.stalled[len(c.stalled)-1] = nil
 		c.stalled = c.stalled[:len(c.stalled)-1]
 		now := c.eng.Now()
-		c.st.StallWaitSum += now.Sub(h.stallStart)
+		c.st.StallWaitSum += now.Sub(max(h.stallStart, c.statsFrom))
 		if len(c.stalled) == 0 {
 			c.st.StallTime += now.Sub(c.stallFrom)
 		}

@@ -300,6 +300,9 @@ func (c *Cache) fillClean(off, end int64, data []byte, onTier bool) {
 // (off == end) dirty data, and reports whether they do.
 func (c *Cache) makeRoom(off, end, need int64) bool {
 	c.rp.miss(off, end)
+	if c.used()+need > c.cfg.Size && c.fullAt == sim.Never {
+		c.fullAt = c.eng.Now()
+	}
 	for c.used()+need > c.cfg.Size {
 		e := c.rp.victim()
 		if e == nil {

@@ -159,7 +159,7 @@ func (c *Cache) Stats() Stats {
 	if len(c.stalled) > 0 {
 		s.StallTime += now.Sub(c.stallFrom)
 		for _, h := range c.stalled {
-			s.StallWaitSum += now.Sub(h.stallStart)
+			s.StallWaitSum += now.Sub(max(h.stallStart, c.statsFrom))
 		}
 	}
 	return s
@@ -246,4 +246,28 @@ func (s Stats) Summary() Summary {
 		out.FilledAtSeconds = &v
 	}
 	return out
+}
+
+// FullAt returns when the cache first had to make room (evict clean
+// data, or hold a write back): the end of a warm-up that waits for the
+// cache to fill. It is sim.Never until then; ResetStats does not clear
+// it.
+func (c *Cache) FullAt() sim.Time { return c.fullAt }
+
+// ResetStats starts the statistics again from now, as after a warm-up:
+// counts, ratios, stalls and the dirty-byte mean and peak cover only
+// what follows. The cache's contents are kept.
+func (c *Cache) ResetStats() {
+	now := c.eng.Now()
+	var dirty float64
+	c.dirty.ascend(func(e *extent) bool { dirty += e.writes; return true })
+	// Writes absorbed before now and still dirty count as dropped, so
+	// that dirty + destaged + dropped is still what was absorbed.
+	c.droppedWrites = -dirty
+	c.st = Stats{FilledAt: sim.Never, HighWaterAt: sim.Never}
+	c.statsFrom = now
+	if len(c.stalled) > 0 {
+		c.stallFrom = now
+	}
+	c.dacc = dirtyAcc{cur: c.dacc.cur, peak: c.dacc.cur, since: now, start: now}
 }

@@ -165,3 +165,28 @@ func snakeCase(s string) string {
 	}
 	return b.String()
 }
+
+// TestResetStats: after ResetStats the counts start again, the contents
+// stay (a hit is still a hit), the write accounting still balances, and
+// FullAt keeps when the cache first had to make room.
+func TestResetStats(t *testing.T) {
+	eng := sim.NewEngine(1)
+	c, _ := newStack(t, eng, cache.Config{Size: 8192, Block: 4096}, memDefault)
+	for i := range int64(3) { // the third read evicts the first
+		one(t, eng, c, sim.Read, i*4096, 4096)
+	}
+	one(t, eng, c, sim.Write, 1<<20, 4096)
+	full := c.FullAt()
+	require.NotEqual(t, sim.Never, full)
+	c.ResetStats()
+	st := c.Stats()
+	require.Equal(t, cache.Stats{FilledAt: sim.Never, HighWaterAt: sim.Never, DirtyBytes: st.DirtyBytes, DirtyPeak: st.DirtyBytes,
+		DirtyMean: st.DirtyMean, CleanBytes: st.CleanBytes}, st)
+	require.Positive(t, st.CleanBytes)
+	require.NoError(t, c.CheckInvariants())
+	one(t, eng, c, sim.Read, 1<<20, 4096)
+	assert.EqualValues(t, 1, c.Stats().ReadHits)
+	one(t, eng, c, sim.Flush, 0, 0)
+	require.NoError(t, c.CheckInvariants())
+	assert.Equal(t, full, c.FullAt())
+}

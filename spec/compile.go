@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"github.com/raidsim/raidsim/faults"
+	"strconv"
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
@@ -84,6 +85,11 @@ type Plan struct {
 	// start (zero: at the start).
 	PowerLoss   bool
 	PowerLossAt time.Duration
+	// WarmupIOs leaves the run's first completions out of the report
+	// (its latencies, rates and cache figures); WarmupFull, those until
+	// the volume cache first fills.
+	WarmupIOs  int64
+	WarmupFull bool
 	// Capacity is the stack's usable capacity in bytes, and SectorSize
 	// its sector size in bytes.
 	Capacity   int64
@@ -156,6 +162,7 @@ func (x *Experiment) Plan() (*Plan, error) {
 	}
 	p.checkDuration("power_loss_at", pl.PowerLossAt)
 	driveOK := planStack(&p, &x.Stack, pl)
+	planWarmup(&p, x.Warmup, pl)
 	planPhases(&p, x.Phases, pl)
 	if !driveOK || p.under("stack") {
 		return nil, p.err(x.source)
@@ -223,4 +230,25 @@ func PlanStack(st *Stack) (*Plan, error) {
 		return nil, p.err("")
 	}
 	return pl, nil
+}
+
+// planWarmup checks the warm-up: a number of requests, or "full", which
+// needs a volume cache.
+func planWarmup(p *problems, w string, pl *Plan) {
+	switch {
+	case w == "":
+	case w == "full":
+		if pl.Cache == nil {
+			p.add("warmup", "\"full\" waits for the volume cache to fill: the stack has none (stack.cache)")
+		}
+		pl.WarmupFull = true
+	default:
+		n, err := strconv.ParseInt(w, 10, 64)
+		if err != nil || n < 0 {
+			p.add("warmup", "%q: want a number of requests or \"full\"", w)
+			return
+		}
+		p.checkBounds("warmup", n)
+		pl.WarmupIOs = n
+	}
 }

@@ -90,6 +90,8 @@ var topFields = Table{
 	{Path: "phases", Doc: "the phases, run in order on the same stack", Bounds: rangeOf(1, maxPhases), Required: true},
 	{Path: "power_loss_at", Doc: "also report what a power failure this long after the start would lose, layer by layer",
 		Unset: "none", Bounds: rangeOf(0, maxPowerLossAt)},
+	{Path: "warmup", Doc: "leave the run's start out of the report, as cache studies do: the first N requests, or full (until the volume cache first fills)",
+		Unset: "none", Bounds: rangeOf(0, maxIOs)},
 	{Path: "sweep", Doc: "the fields `raidsim sweep` varies (path: [values]); `raidsim run` ignores it", Unset: "none"},
 }
 

@@ -38,6 +38,9 @@ type Experiment struct {
 	// to the total report what a power failure that long after the start
 	// would lose in each layer.
 	PowerLossAt *Duration `yaml:"power_loss_at,omitempty" json:"power_loss_at,omitempty"`
+	// Warmup leaves the start of the run out of the report: a number of
+	// requests, or "full" (until the volume cache first fills).
+	Warmup string `yaml:"warmup,omitempty" json:"warmup,omitempty"`
 	// Sweep is read by `raidsim sweep` (the fields to vary); Run ignores
 	// it and Parse keeps it as decoded.
 	Sweep any `yaml:"sweep,omitempty" json:"sweep,omitempty"`
