@@ -168,7 +168,7 @@ var runFlags = []*runFlag{
 	{name: "cache-policy", group: groupCache, metavar: "POLICY", path: "stack.cache.replacement", needs: cacheSec, example: "arc"},
 	{name: "cache-device", group: groupCache, metavar: "PRESET", path: "stack.cache.device.preset", needs: cacheSec, example: "intel-x25m-g2"},
 	{name: "sequential-cutoff", group: groupCache, metavar: "SIZE", path: "stack.cache.sequential_cutoff", needs: cacheSec, example: "8MiB"},
-	{name: "warmup", group: groupCache, metavar: "N|full", path: "warmup", example: "full"},
+	{name: "warmup", group: groupCache, metavar: "N|full", path: "warmup", example: "1000"},
 
 	{name: "host", group: groupHost, metavar: "PRESET|none", path: "stack.host.preset", example: "nas-1gb"},
 	{name: "page-cache", group: groupHost, metavar: "SIZE|off", path: "stack.host.page_cache", needs: hostSec, example: "256MiB"},
