@@ -70,6 +70,7 @@ type Cache struct {
 	hTick     tickHandler
 	hIdle     idleHandler
 	hReject   rejectHandler
+	copier    copyEngine // the memory bandwidth hits and absorbed writes share
 
 	// The tier (NewOnDevice): the device holding the data, its
 	// journal, and the host read's tier reads being gathered.
@@ -312,7 +313,8 @@ func (c *Cache) submitTo(dev sim.Device, ch *child) {
 }
 
 // hitTime returns the service time of n bytes from cache memory (on a
-// tier, the software's part; the tier's transfers take their own time).
+// tier, the software's part; the tier's transfers take their own time)
+// once the copy engine takes them (service also counts the wait for it).
 func (c *Cache) hitTime(n int64) time.Duration {
 	d := c.cfg.HitLatency
 	if c.tier != nil {
@@ -339,7 +341,7 @@ func (c *Cache) onComplete(now sim.Time, arg any) {
 	h := arg.(*host)
 	r := h.r
 	if r.Op == sim.Read && h.hitBytes > 0 {
-		c.obs.OnPhase(c.name, r, sim.PhaseCacheHit, r.Issued, r.Issued.Add(c.hitTime(h.hitBytes)))
+		c.obs.OnPhase(c.name, r, sim.PhaseCacheHit, h.readyAt.Add(-c.hitTime(h.hitBytes)), h.readyAt)
 	}
 	r.Completed = now
 	r.Err = h.err
@@ -443,7 +445,7 @@ func (c *Cache) accept(h *host) {
 		c.absorbOnTier(h)
 		return
 	}
-	c.eng.After(c.hitTime(h.r.Length), &c.hAck, h)
+	c.eng.After(c.service(h.r.Length), &c.hAck, h)
 }
 
 // used returns the cache memory in use or promised, in bytes.

@@ -256,8 +256,9 @@ type Config struct {
 	// takes (controller or driver overhead; default 2µs). Writes absorbed
 	// in write-back mode pay it too.
 	HitLatency time.Duration
-	// CopyRate, in bytes per second, adds length/CopyRate of memory copy
-	// to every hit and absorbed write (default 2e9, 2 GB/s).
+	// CopyRate is the cache memory's copy bandwidth in bytes per second
+	// (default 2e9, 2 GB/s): every hit and absorbed write copies its
+	// bytes on one shared engine, in turn, taking length/CopyRate of it.
 	CopyRate int64
 
 	// Policy says when to destage: Watermark (the default), Interval,

@@ -14,8 +14,11 @@
 // # Modes
 //
 // In WriteBack mode (the default) a write is acknowledged once it is in
-// cache memory, after Config.HitLatency plus its length at
-// Config.CopyRate. In WriteThrough mode every write goes to the device
+// cache memory: its bytes are copied at Config.CopyRate, then
+// Config.HitLatency passes. The copy rate is one engine's (the
+// controller's memory bandwidth): hits and absorbed writes queue for it
+// one after another, so however deep the queue the cache takes in at
+// most CopyRate bytes per second. In WriteThrough mode every write goes to the device
 // below and is acknowledged when the device acknowledges it; the cache
 // keeps a clean copy for reads. WriteAround sends writes below without
 // keeping a copy and caches reads. Off passes every request through.

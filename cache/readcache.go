@@ -62,7 +62,7 @@ func (c *Cache) serveRead(h *host) {
 	}
 	if h.hitBytes > 0 {
 		c.st.ReadHitBytes += h.hitBytes
-		h.readyAt = c.eng.Now().Add(c.hitTime(h.hitBytes))
+		h.readyAt = c.eng.Now().Add(c.service(h.hitBytes))
 	}
 	switch {
 	case len(c.missKids) == 0:
