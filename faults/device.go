@@ -86,6 +86,7 @@ type Device struct {
 	timerHead  int
 	timerArmed bool
 	held       []*child
+	open       []*child // accepted, parent not yet completed (child.slot indexes it)
 	free       []*child
 	st         Stats
 	innerDone  func(*sim.Request)
@@ -100,15 +101,17 @@ type Device struct {
 
 // child is one request sent below on behalf of a parent.
 type child struct {
-	req    sim.Request
-	parent *sim.Request
-	err    error
-	extra  time.Duration // start delay from rules and slowness
-	refs   int           // the request below, events and wait lists still referring to it
-	gen    uint64        // bumped on reuse, so a stale timer entry is ignored
-	done   bool          // parent completed
-	cached bool          // a write acknowledged early (Config.WriteCache)
-	copy   []byte        // its Data, copied
+	req     sim.Request
+	parent  *sim.Request
+	err     error
+	extra   time.Duration // start delay from rules and slowness
+	refs    int           // the request below, events and wait lists still referring to it
+	gen     uint64        // bumped on reuse, so a stale timer entry is ignored
+	done    bool          // parent completed
+	failing bool          // Fail has scheduled its completion
+	slot    int           // index in Device.open while the parent waits
+	cached  bool          // a write acknowledged early (Config.WriteCache)
+	copy    []byte        // its Data, copied
 }
 
 // New wraps inner with the faults of cfg, which gets its defaults and is
@@ -166,11 +169,23 @@ func (d *Device) BadSectors() []int64 { return append([]int64(nil), d.bad.s...) 
 // sector error injected by hand).
 func (d *Device) MarkBad(lba int64) { d.bad.add(lba) }
 
-// Fail fails the device now: every request after it, and every one
-// still outstanding when it completes, gets ErrFailed.
+// Fail fails the device now, as a drive that dies does: every request
+// outstanding (queued, held in error recovery, waiting for the write
+// cache, or in service below) completes with ErrFailed at this instant,
+// from the event loop, and so does every request after it. What the
+// device below does afterwards with the requests it was serving is
+// dropped: it no longer reads or fills their Data.
 func (d *Device) Fail() {
-	if !d.st.Failed {
-		d.st.Failed, d.st.FailedAt = true, d.eng.Now()
+	if d.st.Failed {
+		return
+	}
+	d.st.Failed, d.st.FailedAt = true, d.eng.Now()
+	for _, c := range d.open {
+		if !c.failing {
+			c.failing = true
+			c.err = d.errFail
+			d.later(c, 0)
+		}
 	}
 }
 
@@ -182,7 +197,9 @@ func (d *Device) Submit(r *sim.Request) error {
 	now := d.eng.Now()
 	r.Issued = now
 	c := d.get()
-	c.parent, c.err, c.extra, c.done = r, nil, 0, false
+	c.parent, c.err, c.extra, c.done, c.failing = r, nil, 0, false, false
+	c.slot = len(d.open)
+	d.open = append(d.open, c)
 	d.ctx.Now, d.ctx.Since, d.ctx.IOs = now, now.Sub(d.created), d.submitted
 	d.submitted++
 	d.st.Requests++
@@ -351,11 +368,26 @@ func (d *Device) deliver(c *child) {
 	c.done = true
 	p := c.parent
 	c.parent = nil
+	d.close(c)
 	if errors.Is(c.err, ErrFailed) {
 		d.st.FailedRequests++
 	}
 	p.Err, p.Completed = c.err, d.eng.Now()
 	p.Done(p)
+}
+
+// close removes c from the open list, and stops the device below from
+// touching its parent's Data once the parent completes: a request the
+// host gave up on (a timeout) or that a failure ended must not have its
+// buffer filled or read afterwards, when it may hold something else.
+func (d *Device) close(c *child) {
+	last := d.open[len(d.open)-1]
+	d.open[c.slot], last.slot = last, c.slot
+	d.open[len(d.open)-1] = nil
+	d.open = d.open[:len(d.open)-1]
+	if !c.cached {
+		c.req.Data = nil
+	}
 }
 
 // get takes a child from the free list.

@@ -25,8 +25,10 @@
 //     ErrTimeout; what the drive answers later is dropped. A desktop
 //     drive's recovery outlasts the timer, a TLER drive's does not.
 //   - Whole-device failure at a time ([Config.FailAt]) or after a number
-//     of completed I/Os ([Config.FailAfterIOs]): every request after it,
-//     and every one completing after it, gets ErrFailed.
+//     of completed I/Os ([Config.FailAfterIOs]), or by [Device.Fail]: as a
+//     drive that dies, every request outstanding (queued, in service,
+//     held behind a recovery) completes with ErrFailed at that instant,
+//     and so does every request after it.
 //   - Slow responses: a fraction of requests ([Config.SlowFraction])
 //     take [Config.SlowDelay] longer (they start that much later, so
 //     writes still complete in the order the device stores them).
@@ -49,8 +51,9 @@
 // # Requests
 //
 // The wrapper is a sim.Device: it checks requests as every device does,
-// passes Data through (what a failed read leaves in it is unspecified),
-// calls Done
+// passes Data through (what a failed read leaves in it is unspecified;
+// once a request has completed, early by a timeout or a failure, the
+// device below no longer touches its Data), calls Done
 // exactly once, and recycles its own child requests (no allocation per
 // request once warm). [Device.Stats] counts what it injected.
 package faults

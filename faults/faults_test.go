@@ -210,6 +210,59 @@ func TestFailAtAndAfterIOs(t *testing.T) {
 	})
 }
 
+// TestFailEndsEveryRequestAtOnce: a drive that dies completes its queued
+// and in-flight commands with errors at that instant (here 8 reads
+// queued on a serial device that takes 10 ms each, failed at 1 ms: they
+// used to complete one by one up to 80 ms later), also those held
+// behind an error recovery and those waiting in the write cache, and
+// what the device below returns later never reaches their buffers.
+func TestFailEndsEveryRequestAtOnce(t *testing.T) {
+	for _, wc := range []bool{false, true} {
+		d, mem, eng := wrap(t, 1, 1<<20, 10*time.Millisecond, faults.Config{FailAt: time.Millisecond, WriteCache: wc, BadSectors: []int64{1000}, ERC: faults.TLER})
+		_, err := mem.WriteAt([]byte{7, 7, 7}, 0)
+		require.NoError(t, err)
+		var done []*sim.Request
+		submit := func(op sim.Op, off int64) {
+			r := &sim.Request{Op: op, Offset: off, Length: 512, Done: func(r *sim.Request) { done = append(done, r) }}
+			if op != sim.Flush {
+				r.Data = make([]byte, 512)
+			} else {
+				r.Offset, r.Length = 0, 0
+			}
+			require.NoError(t, d.Submit(r))
+		}
+		for i := range 8 {
+			submit(sim.Read, int64(i)*4096)
+		}
+		submit(sim.Write, 8192)
+		submit(sim.Flush, 0)
+		eng.Run()
+		require.Len(t, done, 10)
+		for _, r := range done {
+			if wc && r.Op == sim.Write {
+				assert.NoError(t, r.Err, "a write the cache took was acknowledged before the failure")
+				continue
+			}
+			assert.ErrorIs(t, r.Err, faults.ErrFailed, "%v", r)
+			assert.Equal(t, sim.Time(time.Millisecond), r.Completed, "%v completes when the drive fails", r)
+			if r.Op == sim.Read {
+				assert.Equal(t, make([]byte, 512), r.Data, "%v: the device below filled a completed request's buffer", r)
+			}
+		}
+	}
+}
+
+// TestTimedOutReadKeepsItsBuffer: once the host's timer has completed a
+// read, the drive's late answer does not land in the buffer.
+func TestTimedOutReadKeepsItsBuffer(t *testing.T) {
+	d, mem, eng := wrap(t, 1, 1<<20, 50*time.Millisecond, faults.Config{Timeout: 10 * time.Millisecond})
+	_, err := mem.WriteAt([]byte{7, 7, 7}, 0)
+	require.NoError(t, err)
+	r := do(t, eng, d, sim.Read, 0, 512, make([]byte, 512))
+	require.ErrorIs(t, r.Err, faults.ErrTimeout)
+	assert.Equal(t, make([]byte, 512), r.Data)
+}
+
 // TestRulesCompose: predicates combine; the first matching rule decides.
 func TestRulesCompose(t *testing.T) {
 	errInjected := errors.New("injected")
