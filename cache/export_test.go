@@ -233,3 +233,10 @@ func checkIndex(name string, x *extentIndex) error {
 	}
 	return nil
 }
+
+// Debug describes the cache's queues, for a stalled test.
+func (c *Cache) Debug() string {
+	return fmt.Sprintf("dirty %d (%d B) busy %d clean %d (%d B) reserved %d destaging %d outstanding %d stalled %d blocked %d flushes %d misses %d parked %d journal busy=%v keys=%d waiting=%d flying=%d used %d size %d maxdirty %d",
+		c.dirty.len(), c.dirty.charge, c.busy.len(), c.clean.len(), c.clean.charge, c.reserved, c.destaging, c.outstanding, len(c.stalled), len(c.blocked),
+		len(c.flushes), len(c.misses), len(c.parked), c.jr.busy, c.jr.keys, len(c.jr.waiting), len(c.jr.flying), c.used(), c.cfg.Size, c.cfg.MaxDirty)
+}

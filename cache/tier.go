@@ -187,8 +187,10 @@ func (c *Cache) startJournal() {
 // carried, and starts the next one if keys wait.
 func (c *Cache) journalDone(ch *child) {
 	j := &c.jr
-	j.busy = false
 	now := c.eng.Now()
+	// busy stays set while the writes are acknowledged, so that the keys
+	// their acknowledgement adds wait for the next journal write rather
+	// than start one over the list being walked.
 	for i, h := range j.flying {
 		j.flying[i] = nil
 		if ch.Err != nil && h.err == nil {
@@ -197,6 +199,7 @@ func (c *Cache) journalDone(ch *child) {
 		c.onAck(now, h)
 	}
 	j.flying = j.flying[:0]
+	j.busy = false
 	if len(j.waiting) > 0 || int64(j.keys)*journalKeyBytes >= c.cfg.Block {
 		c.startJournal()
 	}

@@ -206,7 +206,7 @@ func run(w io.Writer, sz Sizes, plotPath string) error {
 	}
 	printRows(w, sz, rows)
 	if plotPath != "" {
-		return Plot(plotPath, sz, []int64{1 << 30, 2 << 30, 4 << 30, 8 << 30, 16 << 30})
+		return Plot(plotPath, sz, []int64{32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20, 1 << 30, 2 << 30})
 	}
 	return nil
 }
@@ -235,14 +235,14 @@ func Plot(path string, sz Sizes, sizes []int64) error {
 	for _, s := range sizes {
 		z := sz
 		z.SSDCache = s
-		r, err := Measure(fmt.Sprintf("SSD %d GiB", s>>30), Experiment(ssdTier("writeback", true)(z), z))
+		r, err := Measure(fmt.Sprintf("SSD %d MiB", s>>20), Experiment(ssdTier("writeback", true)(z), z))
 		if err != nil {
 			return err
 		}
-		x := float64(s) / (1 << 30)
+		x := float64(s) / (1 << 20)
 		hits.X, hits.Y = append(hits.X, x), append(hits.Y, r.HitRatio)
 		p99.X, p99.Y = append(p99.X, x), append(p99.Y, r.P99MS/100)
 	}
-	return plot.LinesFigure{Title: "SSD cache tier over RAID 6: read hit ratio and p99 latency", XLabel: "SSD cache size (GiB)",
+	return plot.LinesFigure{Title: "SSD cache tier over RAID 6: read hit ratio and p99 latency", XLabel: "SSD cache size (MiB)",
 		YLabel: "hit ratio; p99 latency in units of 100 ms", Series: []plot.LineSeries{hits, p99}, LogX: true}.Save(path)
 }
