@@ -152,6 +152,7 @@ func TestBuildRejects(t *testing.T) {
 		{Sizes: []int64{0}},
 		{Policies: []cache.Replacement{cache.ARC, cache.ARC}},
 		{Policies: []cache.Replacement{cache.Replacement(99)}},
+		{Policies: cache.Replacements(), Sizes: manySizes(200)}, // 6 simulated policies x 200 sizes
 	} {
 		_, err := mrc.Build(open, o)
 		require.Error(t, err, "%+v", o)
@@ -166,4 +167,12 @@ func BenchmarkExact1M(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func manySizes(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = int64(i + 1)
+	}
+	return out
 }

@@ -90,3 +90,23 @@ func TestMRCBadFlags(t *testing.T) {
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
 	}
 }
+
+// FuzzParseBlocks: a cache size parses to a positive block count or
+// fails, never panics, and a count of blocks reads back.
+func FuzzParseBlocks(f *testing.F) {
+	for _, s := range []string{"16384b", "64MiB", "4KiB", "3KiB", "0b", "-1b", "b", "1e3b", "99999999999999999999b", "8EiB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseBlocks(s)
+		if err != nil {
+			return
+		}
+		if n <= 0 {
+			t.Fatalf("%q parsed to %d blocks", s, n)
+		}
+		if m, err := parseBlocks(fmt.Sprintf("%db", n)); err != nil || m != n {
+			t.Fatalf("%d blocks read back as %d, %v", n, m, err)
+		}
+	})
+}
