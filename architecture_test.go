@@ -90,6 +90,9 @@ var testImports = map[string][]string{
 	// crashcheck's tests crash a real array, its members behind volatile
 	// write caches.
 	"raid/crashcheck": {"sim", "faults"},
+	// raid's tests fail members the way drives fail: behind fault
+	// wrappers that time out and fail outright.
+	"raid": {"faults"},
 	// The generator's test reads back the traces it wrote.
 	"internal/samplegen": {"sim", "trace"},
 	// The root's tests check whole stacks against the layers' own figures

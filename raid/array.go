@@ -53,6 +53,7 @@ type Array struct {
 	hParity  parityHandler
 	hRebuild rebuildHandler
 	hFail    failHandler
+	hAbort   abortHandler
 }
 
 // member is one slot of the array: its device and its state.
@@ -70,6 +71,8 @@ type member struct {
 	readBytes   int64
 	writeBytes  int64
 	errors      int64
+	open        []*child // requests in flight on the member (child.slot indexes it)
+	kicked      bool     // failed by the array after a write error (md_error)
 }
 
 type opKind uint8
@@ -104,6 +107,13 @@ type child struct {
 	o      *op
 	so     *stripeOp
 	member int
+	slot   int    // index in the member's open list
+	dst    []byte // plain read: the parent's bytes (req.Data is a bounce buffer)
+	bounce []byte // plain read: the buffer the member reads into
+	// abandoned: the member failed while serving it; the array went on
+	// without it (an abort event) and waits only for the member's Done
+	// to recycle it. aborted and devDone say which of the two came.
+	abandoned, aborted, devDone bool
 }
 
 // New makes an array of members on eng. cfg gets its defaults filled and
@@ -138,7 +148,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string, obs *si
 	a.cand = make([]int, 0, a.n)
 	a.gone6, a.units6 = make([]int, 0, a.n), make([][]byte, a.n)
 	a.down = make([]bool, a.n)
-	a.hFinish.a, a.hParity.a, a.hRebuild.a, a.hFail.a = a, a, a, a
+	a.hFinish.a, a.hParity.a, a.hRebuild.a, a.hFail.a, a.hAbort.a = a, a, a, a, a
 	return a, nil
 }
 
@@ -353,12 +363,14 @@ type (
 	parityHandler  struct{ a *Array } // arg *stripeOp: parity computed, write out
 	rebuildHandler struct{ a *Array } // arg *rebuild: the next rebuild step is due
 	failHandler    struct{ a *Array } // arg *failEvent: a failure FailAt scheduled
+	abortHandler   struct{ a *Array } // arg *child: a request its member's failure ended
 )
 
 func (h *finishHandler) HandleEvent(_ sim.Time, arg any)  { h.a.finish(arg.(*op)) }
 func (h *parityHandler) HandleEvent(_ sim.Time, arg any)  { arg.(*stripeOp).writePhase() }
 func (h *rebuildHandler) HandleEvent(_ sim.Time, arg any) { h.a.rebuildNext(arg.(*rebuild)) }
 func (h *failHandler) HandleEvent(_ sim.Time, arg any)    { _ = h.a.Fail(arg.(*failEvent).member) }
+func (h *abortHandler) HandleEvent(_ sim.Time, arg any)   { h.a.aborted(arg.(*child)) }
 
 // slice returns the part of r.Data for logical bytes [off, off+n), or
 // nil when r carries no data.
@@ -475,15 +487,19 @@ func (o *op) fail(err error) {
 func (a *Array) issue(o *op, so *stripeOp, m int, kind sim.Op, off, n int64, data []byte) {
 	c := a.getChild()
 	c.o, c.so, c.member = o, so, m
+	if kind == sim.Read && so == nil && data != nil {
+		// A plain read goes through a buffer of the array's, so that a
+		// member failing while it reads never fills the parent's bytes
+		// after the parent has moved on (see abandon).
+		c.dst, c.bounce = data, a.getBuf()
+		data = c.bounce[:n]
+	}
 	q := &c.req
 	q.Op, q.Offset, q.Length, q.Data, q.Err = kind, off, n, data, nil
 	q.FUA = kind == sim.Write && o.r != nil && o.r.FUA
 	ms := &a.mem[m]
 	now := a.eng.Now()
-	if ms.outstanding == 0 {
-		ms.busySince = now
-	}
-	ms.outstanding++
+	a.enter(c)
 	if so != nil {
 		so.pending++
 	} else {
@@ -491,10 +507,7 @@ func (a *Array) issue(o *op, so *stripeOp, m int, kind sim.Op, off, n int64, dat
 	}
 	a.obs.OnChild(a.name, o.r, q, m, now)
 	if err := ms.dev.Submit(q); err != nil {
-		ms.outstanding--
-		if ms.outstanding == 0 {
-			ms.busy += now.Sub(ms.busySince)
-		}
+		a.leave(c)
 		if so != nil {
 			so.pending--
 			so.failed = true
@@ -506,27 +519,64 @@ func (a *Array) issue(o *op, so *stripeOp, m int, kind sim.Op, off, n int64, dat
 	}
 }
 
+// enter puts c on its member's list of requests in flight.
+func (a *Array) enter(c *child) {
+	ms := &a.mem[c.member]
+	if ms.outstanding == 0 {
+		ms.busySince = a.eng.Now()
+	}
+	ms.outstanding++
+	c.slot = len(ms.open)
+	ms.open = append(ms.open, c)
+}
+
+// leave takes c off its member's list of requests in flight.
+func (a *Array) leave(c *child) {
+	ms := &a.mem[c.member]
+	last := ms.open[len(ms.open)-1]
+	ms.open[c.slot], last.slot = last, c.slot
+	ms.open[len(ms.open)-1] = nil
+	ms.open = ms.open[:len(ms.open)-1]
+	ms.outstanding--
+	if ms.outstanding == 0 {
+		ms.busy += a.eng.Now().Sub(ms.busySince)
+	}
+}
+
 // onChildDone is the Done of every member request.
 func (a *Array) onChildDone(q *sim.Request) {
 	c := q.Ctx.(*child)
-	ms := &a.mem[c.member]
-	now := a.eng.Now()
-	ms.outstanding--
-	if ms.outstanding == 0 {
-		ms.busy += now.Sub(ms.busySince)
-	}
-	o, so := c.o, c.so
-	if q.Err != nil && (a.repairable(c, q) && a.repair(c, q) || a.rebuildReadFailed(c, q) || a.write6ReadFailed(c, q) || a.write5ReadFailed(c, q)) {
-		ms.errors++ // served from the redundancy instead
-	} else if q.Err != nil {
-		ms.errors++
-		what := "rebuild"
-		if o.r != nil {
-			what = o.r.String()
+	if c.abandoned { // its member failed meanwhile: already dealt with
+		c.devDone = true
+		if c.aborted {
+			a.putChild(c)
 		}
-		o.fail(fmt.Errorf("raid: %s: %s: member %d: %v: %w", a.name, what, c.member, q, q.Err))
-		if so != nil {
-			so.failed = true
+		return
+	}
+	a.leave(c)
+	a.childEnded(c, q.Err)
+	a.putChild(c)
+}
+
+// childEnded moves c's parent on: the member served c (err nil), or it
+// failed to, and the redundancy serves the parent instead where it can
+// (a read from another copy or the parity, a write standing on the
+// members left), as md does.
+func (a *Array) childEnded(c *child, err error) {
+	ms := &a.mem[c.member]
+	o, so, q := c.o, c.so, &c.req
+	if err != nil {
+		ms.errors++
+		a.memberError(c, err)
+		if !a.absorb(c, err) {
+			what := "rebuild"
+			if o.r != nil {
+				what = o.r.String()
+			}
+			o.fail(fmt.Errorf("raid: %s: %s: member %d: %v: %w", a.name, what, c.member, q, err))
+			if so != nil {
+				so.failed = true
+			}
 		}
 	} else {
 		switch q.Op {
@@ -534,6 +584,9 @@ func (a *Array) onChildDone(q *sim.Request) {
 			ms.reads++
 			ms.readBytes += q.Length
 			ms.lastEnd = q.End()
+			if c.dst != nil {
+				copy(c.dst, q.Data)
+			}
 		case sim.Write:
 			ms.writes++
 			ms.writeBytes += q.Length
@@ -543,7 +596,6 @@ func (a *Array) onChildDone(q *sim.Request) {
 			ms.flushes++
 		}
 	}
-	a.putChild(c)
 	if so != nil {
 		so.pending--
 		if so.pending == 0 {
@@ -626,7 +678,9 @@ func (a *Array) getChild() *child {
 }
 
 func (a *Array) putChild(c *child) {
-	c.o, c.so = nil, nil
+	a.putBuf(c.bounce)
+	c.o, c.so, c.dst, c.bounce = nil, nil, nil, nil
+	c.abandoned, c.aborted, c.devDone = false, false, false
 	c.req.Data, c.req.Err = nil, nil
 	a.freeKids = append(a.freeKids, c)
 }

@@ -218,6 +218,18 @@ type Config struct {
 	// Raid5Write chooses between read-modify-write and reconstruct-write
 	// for partial-stripe RAID 5 writes; other levels ignore it.
 	Raid5Write WritePolicy
+	// Raid6Write is the same choice for RAID 6. The default, WriteAuto,
+	// is md since Linux 4.1 (read-modify-write with the partial Q
+	// syndrome when it reads fewer pages); WriteRCW is the older md,
+	// which updated RAID 6 stripes by reconstruct-write only.
+	Raid6Write WritePolicy
+	// Page is the unit, in bytes, RAID 5 and 6 writes read and write in:
+	// md's stripe cache page (its stripe_size, PAGE_SIZE), so a write
+	// covering part of a page reads the page and writes it whole. It
+	// must divide StripeUnit and be a multiple of the members' sector
+	// size. Zero means DefaultPage (4 KiB), or StripeUnit when that is
+	// not a multiple of 4 KiB.
+	Page int64
 	// ParityRate is the speed of the parity engine in bytes per second:
 	// computing a stripe's parity takes (bytes XORed)/ParityRate of
 	// virtual time before the writes go out. Zero makes it free.
@@ -283,6 +295,12 @@ func (c Config) Validate(members ...sim.Device) error {
 	if !c.Raid5Write.Valid() {
 		add("Config.Raid5Write: unknown write policy %d", uint8(c.Raid5Write))
 	}
+	if !c.Raid6Write.Valid() {
+		add("Config.Raid6Write: unknown write policy %d", uint8(c.Raid6Write))
+	}
+	if c.Page < 0 || c.Page > 0 && c.StripeUnit > 0 && c.StripeUnit%c.Page != 0 {
+		add("Config.Page %d bytes does not divide the stripe unit (%d bytes)", c.Page, c.StripeUnit)
+	}
 	if !c.ReadPolicy.Valid() {
 		add("Config.ReadPolicy: unknown read policy %d", uint8(c.ReadPolicy))
 	}
@@ -325,6 +343,9 @@ func (c Config) Validate(members ...sim.Device) error {
 		}
 		if c.StripeUnit > 0 && c.StripeUnit%int64(s) != 0 {
 			add("Config.StripeUnit %d bytes is not a multiple of member %d's sector size (%d bytes)", c.StripeUnit, i, s)
+		}
+		if c.Page > 0 && c.Page%int64(s) != 0 {
+			add("Config.Page %d bytes is not a multiple of member %d's sector size (%d bytes)", c.Page, i, s)
 		}
 		if cp := m.Capacity(); minCap < 0 || cp < minCap {
 			minCap = cp

@@ -12,17 +12,23 @@ import (
 // failEvent is a failure scheduled by FailAt.
 type failEvent struct{ member int }
 
-// Fail marks member as failed at the current virtual time. Requests
-// already sent to it complete as the member serves them; from now on
-// reads of what it held are reconstructed from the other members (RAID
-// 5) or served by another copy (RAID 1, 10), writes skip it, and RAID 5
-// keeps the parity of every stripe it writes consistent, so the lost
-// member's data stays recoverable. A request that needs data no longer
-// available (RAID 0, a second RAID 5 failure, both copies of a mirror)
-// completes with an error wrapping ErrDataLost; nothing panics.
+// Fail marks member as failed at the current virtual time, as when its
+// drive dies or md fails it: every request in flight on it ends now with
+// an error, from the event loop (the member's own answers to them, when
+// they come, are ignored), and md's handling serves those requests
+// degraded; nothing more is sent to it. From now on reads of what it
+// held are reconstructed from the other members (RAID 5, 6) or served by
+// another copy (RAID 1, 10), writes skip it, and RAID 5 and 6 keep the
+// parity of every stripe they write consistent, so the lost member's
+// data stays recoverable. A request that needs data no longer available
+// (RAID 0, a second RAID 5 failure, a third RAID 6 failure, every copy
+// of a mirror) completes with an error wrapping ErrDataLost; nothing
+// panics.
 //
-// Failing the slot being rebuilt fails the spare: the rebuild stops with
-// an error. Failing a member twice is an error.
+// The array also fails a member itself when a write to it fails (see
+// Stats: MemberStats.Kicked), as md_error does. Failing the slot being
+// rebuilt fails the spare: the rebuild stops with an error. Failing a
+// member twice is an error.
 func (a *Array) Fail(member int) error {
 	if member < 0 || member >= a.n {
 		return fmt.Errorf("raid: %s: no member %d (the array has %d)", a.name, member, a.n)
@@ -32,6 +38,8 @@ func (a *Array) Fail(member int) error {
 		rb.active = false
 		rb.finished = now
 		rb.err = fmt.Errorf("raid: %s: spare for member %d failed during rebuild at %v", a.name, member, now)
+		a.mem[member].failedAt = now
+		a.abandon(member)
 		return nil
 	}
 	if a.mem[member].failed {
@@ -39,6 +47,7 @@ func (a *Array) Fail(member int) error {
 	}
 	a.mem[member].failed = true
 	a.mem[member].failedAt = now
+	a.abandon(member)
 	return nil
 }
 

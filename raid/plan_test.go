@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,113 +73,162 @@ func TestParityRateDelaysWrites(t *testing.T) {
 	assert.Equal(t, sim.Time(time.Duration(3*u)*time.Second/(1<<30)+219*time.Microsecond), eng.Now())
 }
 
-// refPlan is the planner's reference: the same decisions made byte by
-// byte with boolean arrays, no span arithmetic.
+// refPlan is the planner's reference: the same decisions made page row
+// by page row with boolean arrays, no grouping and no span arithmetic.
 type refPlan struct {
 	method  raid.StripeMethod
-	written [][]bool // [data index][byte in chunk]: the write covers it
-	parity  []bool   // parity bytes changed: some data index written there
+	rmwRows int64
+	rcwRows int64
 	read    [][]bool // [column][byte]: to pre-read
 	write   [][]bool // [column][byte]: to write
 }
 
-// reference plans w the naive way. Columns 0..D-1 are data, D parity.
+// refColumns returns the stripe's members by column: data, P, (Q).
+func refColumns(w raid.StripeWrite) (cols []int, D int) {
+	m := w.Mapping
+	n := m.Members
+	if m.Level == raid.RAID6 {
+		D = n - 2
+		for d := range D {
+			cols = append(cols, raid.DataMember6(n, w.Stripe, d))
+		}
+		return append(cols, raid.ParityMember(raid.LeftSymmetric, n, w.Stripe), raid.QMember(n, w.Stripe)), D
+	}
+	D = n - 1
+	for d := range D {
+		cols = append(cols, raid.DataMember(m.Layout, n, w.Stripe, d))
+	}
+	return append(cols, raid.ParityMember(m.Layout, n, w.Stripe)), D
+}
+
+// refStripe is what reference knows of the stripe it plans.
+type refStripe struct {
+	w                 raid.StripeWrite
+	cols              []int
+	D                 int
+	base, u, pg       int64
+	parityLive        bool
+	allFull, dataOnly bool
+}
+
+func (r *refStripe) is(set []bool, c int) bool { return r.cols[c] < len(set) && set[r.cols[c]] }
+func (r *refStripe) down(c int) bool           { return r.is(r.w.Failed, c) }
+func (r *refStripe) unread(c int) bool         { return !r.down(c) && r.is(r.w.Unreadable, c) }
+func (r *refStripe) readable(c int) bool       { return !r.down(c) && !r.unread(c) }
+
+// in reports whether the write covers byte i of data index d.
+func (r *refStripe) in(d int, i int64) bool {
+	off := r.base + int64(d)*r.u + i
+	return off >= r.w.Offset && off < r.w.End
+}
+
+// reference plans w the naive way, one page row at a time.
 func reference(w raid.StripeWrite) refPlan {
 	m := w.Mapping
-	n, u := m.Members, int(m.StripeUnit)
-	D := n - 1
-	base := w.Stripe * m.FullStripe()
-	grid := func() [][]bool {
-		g := make([][]bool, n)
-		for c := range g {
-			g[c] = make([]bool, u)
-		}
-		return g
-	}
-	ref := refPlan{written: grid()[:D], parity: make([]bool, u), read: grid(), write: grid()}
-	covered := 0
-	for d := range D {
-		for i := range u {
-			off := base + int64(d*u+i)
-			if off >= w.Offset && off < w.End {
-				ref.written[d][i], ref.parity[i] = true, true
-				covered++
-			}
+	r := &refStripe{w: w, u: m.StripeUnit, pg: w.Page, base: w.Stripe * m.FullStripe(), allFull: true}
+	if r.pg == 0 {
+		r.pg = r.u
+		if r.u%raid.DefaultPage == 0 {
+			r.pg = raid.DefaultPage
 		}
 	}
-	down := func(c int) bool {
-		mem := raid.ParityMember(m.Layout, n, w.Stripe)
-		if c < D {
-			mem = raid.DataMember(m.Layout, n, w.Stripe, c)
-		}
-		return mem < len(w.Failed) && w.Failed[mem]
+	r.cols, r.D = refColumns(w)
+	n := len(r.cols)
+	ref := refPlan{read: make([][]bool, n), write: make([][]bool, n)}
+	for c := range n {
+		ref.read[c], ref.write[c] = make([]bool, r.u), make([]bool, r.u)
 	}
-	fd, bad := -1, 0
-	for c := 0; c <= D; c++ {
-		if down(c) {
+	bad := 0
+	for c := range n {
+		if !r.readable(c) {
 			bad++
-			if c < D {
-				fd = c
-			}
 		}
+		r.parityLive = r.parityLive || c >= r.D && !r.down(c)
 	}
-	switch {
-	case bad >= 2:
+	if bad > n-r.D {
 		ref.method = raid.PlanLost
 		return ref
-	case down(D):
-		ref.method = raid.PlanDataOnly
-	case covered == D*u:
-		ref.method = raid.PlanFullStripe
-	default:
-		ref.chooseReads(w.Policy, fd)
 	}
-	for i := range u {
-		for d := range D {
-			ref.write[d][i] = ref.written[d][i] && d != fd
-		}
-		ref.write[D][i] = ref.parity[i] && !down(D)
+	for row := int64(0); row < r.u/r.pg; row++ {
+		r.row(&ref, row*r.pg, (row+1)*r.pg)
+	}
+	switch {
+	case r.dataOnly:
+		ref.method = raid.PlanDataOnly
+	case r.allFull:
+		ref.method = raid.PlanFullStripe
+	case ref.rmwRows > ref.rcwRows:
+		ref.method = raid.PlanRMW
+	default:
+		ref.method = raid.PlanRCW
 	}
 	return ref
 }
 
-// chooseReads: read-modify-write reads the old data written and the old
-// parity under it; reconstruct-write reads, under the changed parity,
-// every live data byte not written, and to rebuild the failed member's
-// unwritten bytes there, the old parity and every other member.
-func (ref *refPlan) chooseReads(pol raid.WritePolicy, fd int) {
-	D := len(ref.written)
-	rmw, rcw := make([][]bool, D+1), make([][]bool, D+1)
-	var rmwN, rcwN int
-	rmwOK := true
-	for c := 0; c <= D; c++ {
-		rmw[c], rcw[c] = make([]bool, len(ref.parity)), make([]bool, len(ref.parity))
-		for i, p := range ref.parity {
-			rebuild := fd >= 0 && p && !ref.written[fd][i]
-			if c < D {
-				rmw[c][i] = ref.written[c][i]
-				rcw[c][i] = c != fd && ((p && !ref.written[c][i]) || rebuild)
-				if c == fd && ref.written[c][i] {
-					rmwOK = false
-				}
-			} else {
-				rmw[c][i], rcw[c][i] = p, rebuild
+// row plans page row [lo, hi) into ref.
+func (r *refStripe) row(ref *refPlan, lo, hi int64) {
+	n, D := len(r.cols), r.D
+	cov := make([]int, D) // 0 none, 1 part, 2 full
+	for d := range D {
+		for i := lo; i < hi; i++ {
+			if r.in(d, i) {
+				cov[d] = 1
 			}
-			rmwN += b2i(rmw[c][i])
-			rcwN += b2i(rcw[c][i])
+		}
+		if cov[d] == 1 && r.in(d, lo) && r.in(d, hi-1) {
+			cov[d] = 2
 		}
 	}
-	ref.method, ref.read = raid.PlanRCW, rcw
-	if rmwOK && (pol == raid.WriteRMW || (pol == raid.WriteAuto && rmwN < rcwN)) {
-		ref.method, ref.read = raid.PlanRMW, rmw
+	if !slices.ContainsFunc(cov, func(c int) bool { return c > 0 }) {
+		return
 	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
+	mark := func(set [][]bool, c int) {
+		for i := lo; i < hi; i++ {
+			set[c][i] = true
+		}
 	}
-	return 0
+	solve := false
+	switch {
+	case !r.parityLive:
+		r.dataOnly = true
+		for d := range D {
+			if cov[d] == 1 && !r.down(d) {
+				mark(ref.read, d)
+			}
+		}
+	case !slices.Contains(cov, 0) && !slices.Contains(cov, 1): // full
+	default:
+		r.allFull = false
+		for d := range D {
+			solve = solve || !r.readable(d) && cov[d] != 2
+		}
+		var rcwSet, rmwSet []int
+		rmwOK := true
+		for c := range n {
+			if r.readable(c) && (solve || c < D && cov[c] != 2) {
+				rcwSet = append(rcwSet, c)
+			}
+			if c >= D && !r.down(c) || c < D && cov[c] != 0 {
+				rmwSet = append(rmwSet, c)
+				rmwOK = rmwOK && r.readable(c)
+			}
+		}
+		set := rcwSet
+		if rmwOK && (r.w.Policy == raid.WriteRMW || r.w.Policy == raid.WriteAuto && len(rmwSet) < len(rcwSet)) {
+			set, solve = rmwSet, false
+			ref.rmwRows++
+		} else {
+			ref.rcwRows++
+		}
+		for _, c := range set {
+			mark(ref.read, c)
+		}
+	}
+	for c := range n {
+		if !r.down(c) && (c >= D || cov[c] != 0 || solve && r.unread(c)) {
+			mark(ref.write, c)
+		}
+	}
 }
 
 // bytesOf lists the bytes of a Spans set as booleans.
@@ -192,13 +242,23 @@ func bytesOf(ss *raid.Spans, u int) []bool {
 	return out
 }
 
-// randomStripeWrite draws a valid RAID 5 stripe write: 3 to 8 members,
-// a small stripe unit, any range touching the stripe, up to two failed
-// members.
+// randomStripeWrite draws a valid RAID 5 or RAID 6 stripe write: 3 to
+// 8 members, a small stripe unit of small pages, any range touching the
+// stripe, failed and unreadable members up to one more than the level
+// survives.
 func randomStripeWrite(rng *rand.Rand) raid.StripeWrite {
-	n := 3 + rng.IntN(6)
-	u := int64(1 + rng.IntN(12))
-	m := raid.Mapping{Level: raid.RAID5, Layout: raid.Layouts()[rng.IntN(len(raid.Layouts()))], Members: n, StripeUnit: u}
+	level, minN := raid.RAID5, 3
+	if rng.IntN(2) == 0 {
+		level, minN = raid.RAID6, 4
+	}
+	n := minN + rng.IntN(6)
+	pg := int64(1 + rng.IntN(3))
+	u := pg * int64(1+rng.IntN(6))
+	layout := raid.LeftSymmetric
+	if level == raid.RAID5 {
+		layout = raid.Layouts()[rng.IntN(len(raid.Layouts()))]
+	}
+	m := raid.Mapping{Level: level, Layout: layout, Members: n, StripeUnit: u}
 	fs := m.FullStripe()
 	s := rng.Int64N(2 * int64(n))
 	base := s * fs
@@ -213,24 +273,29 @@ func randomStripeWrite(rng *rand.Rand) raid.StripeWrite {
 	if rng.IntN(5) == 0 { // the whole stripe, often
 		lo, hi = base, base+fs
 	}
-	w := raid.StripeWrite{Mapping: m, Stripe: s, Offset: lo, End: hi, Policy: raid.WritePolicy(rng.IntN(3))}
-	if k := rng.IntN(6); k >= 3 { // one failed member, or two
-		w.Failed = make([]bool, n)
-		for range k - 2 {
-			w.Failed[rng.IntN(n)] = true
+	w := raid.StripeWrite{Mapping: m, Stripe: s, Offset: lo, End: hi, Policy: raid.WritePolicy(rng.IntN(3)), Page: pg}
+	if k := rng.IntN(8); k >= 4 { // members out, up to three
+		w.Failed, w.Unreadable = make([]bool, n), make([]bool, n)
+		for range k - 4 {
+			if rng.IntN(2) == 0 {
+				w.Failed[rng.IntN(n)] = true
+			} else {
+				w.Unreadable[rng.IntN(n)] = true
+			}
 		}
 	}
 	return w
 }
 
-// TestPlanStripeWriteMatchesReference checks the planner on random
-// stripe writes against the byte-by-byte reference: every byte written
-// is covered exactly once, the parity is written over their union unless
-// its member is down, full-stripe writes read nothing, read-modify-write
-// reads exactly the old data written and the old parity, reconstruct-
-// write exactly the unwritten data under the changed parity (and what
-// rebuilds a failed member there), the method read least is chosen with
-// ties to reconstruct-write, and unavailable members are never touched.
+// TestPlanStripeWriteMatchesReference checks the planner on random RAID
+// 5 and 6 stripe writes against the page-row reference: per page row,
+// a row the write covers whole on every data member reads nothing,
+// read-modify-write reads the old data pages written and the live
+// parity, reconstruct-write the data pages not wholly rewritten (or,
+// with a missing member to solve, every readable page), the method
+// reading fewer pages is chosen with ties to reconstruct-write, pages
+// are read and written whole, and unavailable members are never
+// touched.
 func TestPlanStripeWriteMatchesReference(t *testing.T) {
 	const seed = 20261211
 	rng := rand.New(rand.NewPCG(seed, 1))
@@ -255,128 +320,110 @@ func TestPlanStripeWriteMatchesReference(t *testing.T) {
 func checkPlan(t *testing.T, w raid.StripeWrite, p *raid.StripePlan, ref refPlan, where string) {
 	t.Helper()
 	m := w.Mapping
-	n, u := m.Members, int(m.StripeUnit)
-	D := n - 1
-	require.Equal(t, n, p.Columns(), where)
+	u := int(m.StripeUnit)
+	cols, D := refColumns(w)
+	require.Equal(t, len(cols), p.Columns(), where)
+	require.Len(t, p.Data, D, where)
 	require.Equal(t, w.Stripe*m.FullStripe(), p.Base, where)
-	for d := range D {
-		got := make([]bool, u)
-		if x := p.Data[d]; !x.Empty() {
-			require.True(t, x.Lo >= 0 && x.Hi <= int64(u), "%s: data %d span %v outside the unit", where, d, x)
-			for i := x.Lo; i < x.Hi; i++ {
-				got[i] = true
-			}
-		}
-		require.Equal(t, ref.written[d], got, "%s: data %d covered", where, d)
+	if p.Method == raid.PlanLost {
+		assert.Zero(t, p.ReadBytes(), where)
+		return
 	}
-	require.Equal(t, ref.parity, bytesOf(&p.Parity, u), "%s: parity changed", where)
-	for c := 0; c <= D; c++ {
-		mem := p.Member(c)
-		want := raid.ParityMember(m.Layout, n, w.Stripe)
-		if c < D {
-			want = raid.DataMember(m.Layout, n, w.Stripe, c)
-		}
-		require.Equal(t, want, mem, "%s: column %d", where, c)
+	assert.Equal(t, [2]int64{ref.rmwRows, ref.rcwRows}, [2]int64{p.RMWRows, p.RCWRows}, "%s: rows rmw, rcw", where)
+	for c := range cols {
+		require.Equal(t, cols[c], p.Member(c), "%s: column %d", where, c)
 		rd, wr := bytesOf(&p.Read[c], u), bytesOf(&p.Write[c], u)
-		require.Equal(t, ref.read[c], rd, "%s: column %d (member %d) reads", where, c, mem)
-		require.Equal(t, ref.write[c], wr, "%s: column %d (member %d) writes", where, c, mem)
-		if mem < len(w.Failed) && w.Failed[mem] {
-			require.True(t, p.Read[c].Empty() && p.Write[c].Empty(), "%s: failed member %d touched", where, mem)
-		}
+		require.Equal(t, ref.read[c], rd, "%s: column %d (member %d) reads", where, c, cols[c])
+		require.Equal(t, ref.write[c], wr, "%s: column %d (member %d) writes", where, c, cols[c])
 	}
 	if p.Method == raid.PlanFullStripe {
 		require.Zero(t, p.ReadBytes(), where)
 	}
 }
 
-// TestPlanStripeWriteReadsSuffice executes random plans on random bytes:
-// from what each plan reads and the new data alone, the new parity comes
-// out equal to the XOR of the stripe's new contents.
-func TestPlanStripeWriteReadsSuffice(t *testing.T) {
+// TestPlanStripeWriteComputes carries random plans out on random bytes
+// with Compute: every byte the plan does not read is garbage, yet what
+// it writes is the stripe's new contents (the new data over the old,
+// and P and Q of that), and an unreadable member's pages written back
+// are its old bytes: the reads suffice and the arithmetic (RAID 5's
+// XOR, RAID 6's syndromes, read-modify-write's partial update, the
+// solving of missing pages) is right.
+func TestPlanStripeWriteComputes(t *testing.T) {
 	const seed = 7
 	rng := rand.New(rand.NewPCG(seed, 2))
 	var p raid.StripePlan
-	for iter := range 5000 {
+	for iter := range 20000 {
 		w := randomStripeWrite(rng)
 		where := fmt.Sprintf("seed %d, iteration %d: %+v", seed, iter, w)
 		require.NoError(t, raid.PlanStripeWrite(w, &p), where)
-		if p.Method == raid.PlanLost || p.Method == raid.PlanDataOnly {
+		if p.Method == raid.PlanLost {
 			continue
 		}
-		D, u := len(p.Data), int(w.Mapping.StripeUnit)
-		old := make([][]byte, D+1) // old contents by column, parity consistent
-		old[D] = make([]byte, u)
+		D, n, u := len(p.Data), p.Columns(), int(w.Mapping.StripeUnit)
+		old := stripeBytes(rng, D, n, u) // consistent: parity of the data
+		neu := make([][]byte, n)         // the stripe's contents after the write
 		for d := range D {
-			old[d] = make([]byte, u)
-			for i := range old[d] {
-				old[d][i] = byte(rng.Uint32())
-				old[D][i] ^= old[d][i]
-			}
-		}
-		neu := make([][]byte, D) // new data contents
-		for d := range neu {
-			neu[d] = append([]byte(nil), old[d]...)
+			neu[d] = slices.Clone(old[d])
 			for i := p.Data[d].Lo; i < p.Data[d].Hi; i++ {
 				neu[d][i] = byte(rng.Uint32())
 			}
 		}
-		read := func(c int, i int64) byte {
-			for _, x := range p.Read[c].List() {
-				if x.Lo <= i && i < x.Hi {
-					return old[c][i]
-				}
-			}
-			t.Fatalf("%s: %v needs byte %d of column %d, not read", where, p.Method, i, c)
-			return 0
+		for c := D; c < n; c++ {
+			neu[c] = make([]byte, u)
 		}
-		for _, x := range p.Parity.List() {
-			for i := x.Lo; i < x.Hi; i++ {
-				var want byte
-				for d := range D {
-					want ^= neu[d][i]
-				}
-				require.Equal(t, want, newParity(&p, read, neu, i), "%s: parity byte %d", where, i)
+		parityOf(neu[:D], neu[D:])
+		bufs := make([][]byte, n)
+		for c := range n { // garbage, with the bytes read laid in
+			bufs[c] = make([]byte, u)
+			for i := range bufs[c] {
+				bufs[c][i] = byte(rng.Uint32())
+			}
+			for _, x := range p.Read[c].List() {
+				copy(bufs[c][x.Lo:x.Hi], old[c][x.Lo:x.Hi])
+			}
+		}
+		data := make([]byte, w.End-w.Offset)
+		for d := range D {
+			for i := p.Data[d].Lo; i < p.Data[d].Hi; i++ {
+				data[p.Base+int64(d)*int64(u)+i-w.Offset] = neu[d][i]
+			}
+		}
+		p.Compute(bufs, data, w.Offset)
+		for c := range n {
+			for _, x := range p.Write[c].List() {
+				require.Equal(t, neu[c][x.Lo:x.Hi], bufs[c][x.Lo:x.Hi], "%s: column %d bytes %v written", where, c, x)
 			}
 		}
 	}
 }
 
-// newParity computes parity byte i the way p's method does, reading old
-// bytes only through read.
-func newParity(p *raid.StripePlan, read func(c int, i int64) byte, neu [][]byte, i int64) byte {
-	D := len(p.Data)
-	in := func(d int) bool { return p.Data[d].Lo <= i && i < p.Data[d].Hi }
-	var b byte
-	switch p.Method {
-	case raid.PlanFullStripe:
-		for d := range D {
-			b ^= neu[d][i]
-		}
-	case raid.PlanRMW:
-		b = read(D, i)
-		for d := range D {
-			if in(d) {
-				b ^= read(d, i) ^ neu[d][i]
-			}
-		}
-	case raid.PlanRCW:
-		for d := range D {
-			switch {
-			case in(d):
-				b ^= neu[d][i]
-			case d == p.FailedData: // rebuild its old byte
-				b ^= read(D, i)
-				for e := range D {
-					if e != d {
-						b ^= read(e, i)
-					}
-				}
-			default:
-				b ^= read(d, i)
-			}
+// stripeBytes returns random data columns and their parity.
+func stripeBytes(rng *rand.Rand, D, n, u int) [][]byte {
+	cols := make([][]byte, n)
+	for c := range n {
+		cols[c] = make([]byte, u)
+	}
+	for d := range D {
+		for i := range cols[d] {
+			cols[d][i] = byte(rng.Uint32())
 		}
 	}
-	return b
+	parityOf(cols[:D], cols[D:])
+	return cols
+}
+
+// parityOf fills P (and Q) from the data.
+func parityOf(data, parity [][]byte) {
+	if len(parity) == 2 {
+		raid.Syndromes(data, parity[0], parity[1])
+		return
+	}
+	clear(parity[0])
+	for _, d := range data {
+		for i, b := range d {
+			parity[0][i] ^= b
+		}
+	}
 }
 
 // TestPlanStripeWriteNeverPanics feeds the planner arbitrary input: it
@@ -389,7 +436,7 @@ func TestPlanStripeWriteNeverPanics(t *testing.T) {
 	planned := 0
 	for iter := range 50000 {
 		w := raid.StripeWrite{
-			Mapping: raid.Mapping{Level: raid.Level(pick(0, 1, 5, 5, 5, 10, 7)), Layout: raid.Layout(rng.IntN(6)),
+			Mapping: raid.Mapping{Level: raid.Level(pick(0, 1, 5, 5, 6, 6, 10, 7)), Layout: raid.Layout(rng.IntN(6)),
 				Members: int(pick(-1, 0, 2, 3, 4, 5, 9, 1<<20)), StripeUnit: pick(-4096, 0, 1, 3, 16, math.MaxInt64/2, math.MaxInt64)},
 			Stripe: pick(-1, 0, 1, 7, math.MaxInt64/3, math.MaxInt64),
 			Offset: pick(math.MinInt64, -1, 0, 5, 17, 64, math.MaxInt64-1),
@@ -446,13 +493,19 @@ func TestPlanStripeWriteErrors(t *testing.T) {
 		want string
 	}{
 		{raid.StripeWrite{Mapping: raid.Mapping{Level: raid.RAID0, Members: 4, StripeUnit: 4096}, End: 1},
-			"raid: stripe plan: RAID 0 has no parity to plan (want RAID 5)"},
+			"raid: stripe plan: RAID 0 has no parity to plan (want RAID 5 or 6)"},
 		{raid.StripeWrite{Mapping: raid.Mapping{Level: raid.RAID5, Members: 2, StripeUnit: 4096}, End: 1},
-			"raid: stripe plan: 2 members (want 3 to 65536)"},
+			"raid: stripe plan: 2 members for RAID 5 (want 3 to 65536)"},
+		{raid.StripeWrite{Mapping: raid.Mapping{Level: raid.RAID6, Members: 3, StripeUnit: 4096}, End: 1},
+			"raid: stripe plan: 3 members for RAID 6 (want 4 to 65536)"},
+		{raid.StripeWrite{Mapping: raid.Mapping{Level: raid.RAID6, Layout: raid.RightSymmetric, Members: 5, StripeUnit: 4096}, End: 1},
+			"raid: stripe plan: layout right-symmetric for RAID 6"},
+		{raid.StripeWrite{Mapping: m, End: 1, Page: 3000},
+			"raid: stripe plan: page 3000 bytes does not divide the stripe unit 4096"},
 		{raid.StripeWrite{Mapping: m, Stripe: 1, Offset: 0, End: 3 * 4096},
 			"raid: stripe plan: write [0, 12288) misses stripe 1 [12288, 24576)"},
 		{raid.StripeWrite{Mapping: m, End: 1, Failed: make([]bool, 5)},
-			"raid: stripe plan: failed set of 5 members for 4"},
+			"raid: stripe plan: failed or unreadable set of 5 members for 4"},
 	} {
 		assert.EqualError(t, raid.PlanStripeWrite(tc.w, &p), tc.want)
 	}

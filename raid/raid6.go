@@ -13,11 +13,10 @@ import (
 // units and Q their GF(2^8) syndrome (see Syndromes), so any two lost
 // units of a stripe can be recomputed from the rest.
 //
-// Writes are reconstruct-writes over whole units: the data units the
-// write leaves partly or wholly alone are read (all the stripe's live
-// units when one it needs is missing, to solve for it), the new P and Q
-// computed, and the written ranges, P and Q written. (md also has a
-// read-modify-write for RAID 6 since Linux 4.x; it is not modelled.)
+// Writes are planned as RAID 5's are, in pages (PlanStripeWrite), with
+// reconstruct-write and read-modify-write (Q updated by the difference
+// times g^d, md's partial syndrome update, Linux 4.1 on); Config.
+// Raid6Write set to WriteRCW gives the older md's reconstruct-write only.
 
 // QMember returns the member holding the Q syndrome of RAID 6 stripe
 // stripe in an array of members members: the member after P.
@@ -91,197 +90,36 @@ func (a *Array) unread6(so *stripeOp) []int {
 	return g
 }
 
-// reconstruct6Done solves a degraded read's unit into the parent.
+// reconstruct6Done solves a degraded read's unit into the parent; with
+// more than two units of the range missing (sources unreadable besides
+// the failed members) the bytes are lost and recorded so.
 func (a *Array) reconstruct6Done(so *stripeOp) {
-	if so.failed || so.target == nil {
+	if so.failed {
 		return
 	}
-	if a.solveRow6(so, so.stripe, so.mlen, a.unread6(so)) {
+	if a.missing6(so, -1) > 2 {
+		so.failed = true
+		for _, m := range so.bad {
+			a.recordLost(m, so.moff, so.mlen)
+		}
+		a.loseRow(so.o, so.member, so.stripe, so.moff, so.mlen, -1)
+		return
+	}
+	if so.target != nil && a.solveRow6(so, so.stripe, so.mlen, a.unread6(so)) {
 		copy(so.target, so.bufs[so.member][:so.mlen])
 	}
 }
 
-// writeStripe6 starts o's write to stripe s: its pre-reads, or at once
-// its writes when the write covers the stripe.
-func (a *Array) writeStripe6(o *op, s int64) {
-	fs := a.m.FullStripe()
-	r := o.r
-	lo, hi := max(r.Offset, s*fs), min(r.End(), (s+1)*fs)
-	gone := a.goneAt(s)
-	if gone > 2 {
-		o.fail(a.lost(o, s))
-		return
-	}
-	so := a.getSO(o, soWrite6)
-	so.stripe, so.moff, so.mlen = s, lo, hi-lo
-	o.pending++
-	// The old bytes needed: data units the write does not cover whole;
-	// if one of them is gone, every live unit, to solve for it.
-	needAll := false
-	for d := range a.n - 2 {
-		ulo := s*fs + int64(d)*a.u
-		if (lo > ulo || hi < ulo+a.u) && !a.avail(DataMember6(a.n, s, d), s) {
-			needAll = true
-		}
-	}
-	if gone > 0 {
-		a.ct.degradedWrites++
-	}
-	reads := 0
+// missing6 counts the members whose bytes so cannot have at its row:
+// those unavailable, those whose read failed, and also (when not -1).
+func (a *Array) missing6(so *stripeOp, also int) int {
+	n := 0
 	for m := range a.n {
-		d := DataIndex6(a.n, s, m)
-		ulo := s*fs + int64(d)*a.u
-		whole := d >= 0 && lo <= ulo && hi >= ulo+a.u
-		if !a.avail(m, s) || !needAll && (d < 0 || whole) {
-			continue
-		}
-		var buf []byte
-		if r.Data != nil {
-			so.bufs[m] = a.getBuf()
-			buf = so.bufs[m]
-		}
-		reads++
-		a.ct.prereads++
-		a.ct.prereadBytes += a.u
-		a.issue(o, so, m, sim.Read, s*a.u, a.u, buf)
-	}
-	if reads == 0 {
-		a.ct.fullStripe++
-	} else {
-		a.ct.rcw++
-	}
-	if so.pending == 0 {
-		so.advance()
-	}
-}
-
-// write6Advance computes a RAID 6 stripe's new P and Q once its reads
-// are in and sends the writes; it reports whether writes are pending.
-func (a *Array) write6Advance(so *stripeOp) bool {
-	if so.hole {
-		so.hole = false
-		a.updatesInFlight--
-	}
-	if so.phase != 0 || so.failed {
-		return false
-	}
-	if len(so.bad) > 0 && !so.retried && a.readRest6(so) {
-		return true
-	}
-	so.phase = 1
-	s, r := so.stripe, so.o.r
-	fs := a.m.FullStripe()
-	if r.Data != nil {
-		a.newUnits6(so)
-	}
-	so.hole = true
-	a.updatesInFlight++
-	for m := range a.n {
-		if !a.avail(m, s) {
-			continue
-		}
-		d := DataIndex6(a.n, s, m)
-		if d < 0 {
-			a.issue(so.o, so, m, sim.Write, s*a.u, a.u, so.bufs[m])
-			continue
-		}
-		ulo := s*fs + int64(d)*a.u
-		wlo, whi := max(so.moff, ulo), min(so.moff+so.mlen, ulo+a.u)
-		switch {
-		case slices.Contains(so.bad, m): // rewrite the unit a read error hit
-			a.ct.repairs++
-			a.ct.repairedBytes += a.u
-			a.issue(so.o, so, m, sim.Write, s*a.u, a.u, so.bufs[m])
-		case wlo < whi:
-			a.issue(so.o, so, m, sim.Write, s*a.u+wlo-ulo, whi-wlo, dataSlice(r, wlo, whi-wlo))
+		if m == also || !a.avail(m, so.stripe) || slices.Contains(so.bad, m) {
+			n++
 		}
 	}
-	return so.pending > 0
-}
-
-// write6ReadFailed absorbs a RAID 6 write's pre-read that failed (an
-// unreadable sector): the unit counts as missing, the stripe's other
-// units are read (readRest6) and it is solved and rewritten, as md
-// treats a read error in a stripe it is updating.
-func (a *Array) write6ReadFailed(c *child, q *sim.Request) bool {
-	so := c.so
-	if so == nil || so.kind != soWrite6 || q.Op != sim.Read || len(so.bad) >= 2 {
-		return false
-	}
-	so.bad = append(so.bad, c.member)
-	if so.bufs[c.member] != nil {
-		a.putBuf(so.bufs[c.member])
-		so.bufs[c.member] = nil
-	}
-	return true
-}
-
-// readRest6 reads every live unit of so's stripe not read yet and not
-// unreadable, so that the missing ones can be solved; it reports
-// whether reads went out. With more than two units missing it fails
-// the write.
-func (a *Array) readRest6(so *stripeOp) bool {
-	so.retried = true
-	s, r := so.stripe, so.o.r
-	if len(so.bad)+a.goneAt(s) > 2 {
-		so.failed = true
-		so.o.fail(a.lost(so.o, s))
-		return false
-	}
-	for m := range a.n {
-		if !a.avail(m, s) || slices.Contains(so.bad, m) || so.bufs[m] != nil {
-			continue
-		}
-		var buf []byte
-		if r.Data != nil {
-			so.bufs[m] = a.getBuf()
-			buf = so.bufs[m]
-		}
-		a.ct.prereads++
-		a.ct.prereadBytes += a.u
-		a.issue(so.o, so, m, sim.Read, s*a.u, a.u, buf)
-	}
-	return so.pending > 0
-}
-
-// newUnits6 fills so.bufs with the stripe's new contents: old bytes
-// (solved for where a member is gone), the write's bytes over them, and
-// the new P and Q.
-func (a *Array) newUnits6(so *stripeOp) {
-	s, r := so.stripe, so.o.r
-	fs := a.m.FullStripe()
-	k := a.n - 2
-	// A unit not read whose old bytes the write keeps was gone when the
-	// write started, and then every live unit was read: solve for it.
-	unread := a.unread6(so)
-	for _, m := range unread {
-		d := DataIndex6(a.n, s, m)
-		ulo := s*fs + int64(d)*a.u
-		if d >= 0 && (so.moff > ulo || so.moff+so.mlen < ulo+a.u) {
-			a.solveRow6(so, s, a.u, unread)
-			break
-		}
-	}
-	for m := range a.n { // units not read: wholly rewritten, or P and Q
-		if so.bufs[m] == nil {
-			so.bufs[m] = a.getBuf()
-		}
-	}
-	data := a.units6[:k]
-	for m := range a.n {
-		d := DataIndex6(a.n, s, m)
-		if d < 0 {
-			continue
-		}
-		data[d] = so.bufs[m]
-		ulo := s*fs + int64(d)*a.u
-		wlo, whi := max(so.moff, ulo), min(so.moff+so.mlen, ulo+a.u)
-		if wlo < whi {
-			copy(so.bufs[m][wlo-ulo:whi-ulo], dataSlice(r, wlo, whi-wlo))
-		}
-	}
-	p, q := so.bufs[ParityMember(LeftSymmetric, a.n, s)], so.bufs[QMember(a.n, s)]
-	Syndromes(data, p, q)
+	return n
 }
 
 // sources6 lists in a.cand the members a RAID 6 rebuild of member f
@@ -334,8 +172,13 @@ func (a *Array) rebuildWrite6(so *stripeOp) {
 	if a.cfg.RebuildData {
 		a.solveRow6(so, row, a.u, gone)
 	}
-	a.issue(so.o, so, f, sim.Write, row*a.u, a.u, so.bufs[f])
+	if a.rebuilding(f) {
+		a.issue(so.o, so, f, sim.Write, row*a.u, a.u, so.bufs[f])
+	}
 	for _, m := range so.bad {
+		if !a.avail(m, row) {
+			continue
+		}
 		a.ct.repairs++
 		a.ct.repairedBytes += a.u
 		a.issue(so.o, so, m, sim.Write, row*a.u, a.u, so.bufs[m])

@@ -82,7 +82,7 @@ func (a *Array) Rebuild(spare sim.Device) error {
 	}
 	now := a.eng.Now()
 	a.rb = &rebuild{active: true, member: f, rows: a.rows, started: now}
-	a.mem[f].dev = spare
+	a.mem[f].dev, a.mem[f].kicked = spare, false
 	a.eng.After(0, &a.hRebuild, a.rb)
 	return nil
 }
@@ -183,7 +183,9 @@ func (a *Array) rebuildWrite(so *stripeOp) {
 		}
 		so.bufs[f] = out
 	}
-	a.issue(so.o, so, f, sim.Write, so.stripe*a.u, a.u, out)
+	if a.rebuilding(f) {
+		a.issue(so.o, so, f, sim.Write, so.stripe*a.u, a.u, out)
+	}
 }
 
 // rebuildStepDone records a finished step and paces the next one.

@@ -8,9 +8,9 @@ import (
 	"github.com/raidsim/raidsim/sim"
 )
 
-// ErrLostInRebuild reports a read of data a rebuild could not recover:
-// a member read failed while no redundancy was left (a URE during a
-// RAID 5 rebuild). It wraps ErrDataLost.
+// ErrLostInRebuild reports a read of data lost to a read error met with
+// no redundancy left (a URE during a RAID 5 rebuild, or while a member
+// is missing): the ranges are in Array.LostRanges. It wraps ErrDataLost.
 var ErrLostInRebuild = fmt.Errorf("lost during a rebuild: %w", ErrDataLost)
 
 // Extent is a range of logical bytes: Length bytes from Offset.
@@ -52,9 +52,12 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-// LostRanges returns the logical ranges lost in rebuilds (unreadable
-// source sectors met with no redundancy left), in order. Reads touching
-// them complete with ErrLostInRebuild.
+// LostRanges returns the logical ranges lost to read errors met with no
+// redundancy left (unreadable sectors during a rebuild or while a member
+// is missing), as md's bad block log records them, in order. Reads
+// touching them complete with ErrLostInRebuild. Data on members missing
+// beyond what the level survives (a second RAID 5 failure) is not
+// listed: Failed names those members.
 func (a *Array) LostRanges() []Extent { return slices.Clone(a.lostRanges) }
 
 // LostBytes is the total length of LostRanges.
@@ -66,34 +69,31 @@ func (a *Array) LostBytes() int64 {
 	return n
 }
 
-// repairable reports whether a failed member read belongs to a plain
-// foreground read that redundancy can serve instead.
-func (a *Array) repairable(c *child, q *sim.Request) bool {
-	return c.so == nil && c.o.kind == kRead && q.Op == sim.Read && a.m.Level != RAID0
-}
-
-// repair serves a member read that failed (an unreadable sector) from
-// the redundancy, as md does on a read error: RAID 5 XORs the stripe's
-// other members, a mirror reads another copy; the bytes go to the
-// parent and are written back to the member, which remaps the sector.
-// It reports false, changing nothing, when no redundancy is left there.
-func (a *Array) repair(c *child, q *sim.Request) bool {
-	o, m := c.o, c.member
+// repair serves a plain member read that failed (an unreadable sector,
+// a timeout) while the member is still in the array, as md does on a
+// read error: RAID 5 XORs the stripe's other members, RAID 6 solves
+// with P and Q, a mirror reads another copy; the bytes go to the parent
+// and are written back to the member, which remaps the sector (a
+// rewrite that fails fails the member). With no redundancy left there
+// the data is lost: the ranges are recorded (md's bad block log) and
+// the read fails. It reports whether it took the read over.
+func (a *Array) repair(c *child) bool {
+	o, m, q := c.o, c.member, &c.req
 	row := q.Offset / a.u
 	a.cand = a.cand[:0]
 	switch a.m.Level {
 	case RAID5:
 		for p := range a.n {
-			if p != m {
-				if !a.avail(p, row) {
-					return false
-				}
+			if p != m && a.avail(p, row) {
 				a.cand = append(a.cand, p)
 			}
 		}
+		if len(a.cand) < a.n-1 {
+			a.cand = a.cand[:0]
+		}
 	case RAID6:
 		if !a.sources6(m, row) {
-			return false
+			a.cand = a.cand[:0]
 		}
 	case RAID1:
 		for p := range a.n {
@@ -108,20 +108,67 @@ func (a *Array) repair(c *child, q *sim.Request) bool {
 		}
 	}
 	if len(a.cand) == 0 {
-		return false
+		a.loseRow(o, m, row, q.Offset, q.Length, -1)
+		return true
 	}
 	so := a.getSO(o, soRepair)
-	so.stripe, so.target, so.moff, so.mlen, so.member = row, q.Data, q.Offset, q.Length, m
+	so.stripe, so.target, so.moff, so.mlen, so.member = row, c.dst, q.Offset, q.Length, m
 	o.pending++
 	a.ct.repairs++
 	for _, p := range a.cand {
-		var buf []byte
-		if q.Data != nil {
-			so.bufs[p] = a.getBuf()
-			buf = so.bufs[p][:q.Length]
-		}
-		a.issue(o, so, p, sim.Read, q.Offset, q.Length, buf)
+		a.repairRead(so, p)
 	}
+	return true
+}
+
+// repairRead reads so's range from source member p.
+func (a *Array) repairRead(so *stripeOp, p int) {
+	var buf []byte
+	if so.target != nil {
+		so.bufs[p] = a.getBuf()
+		buf = so.bufs[p][:so.mlen]
+	}
+	a.issue(so.o, so, p, sim.Read, so.moff, so.mlen, buf)
+}
+
+// loseRow records as lost (md's bad block log) the bytes [off, off+n)
+// of member m, of member also when it is not -1, and of every member
+// unavailable at row, and fails o with ErrLostInRebuild: a read error
+// met with no redundancy left there.
+func (a *Array) loseRow(o *op, m int, row, off, n int64, also int) {
+	for p := range a.n {
+		if p == m || p == also || !a.avail(p, row) {
+			a.recordLost(p, off, n)
+		}
+	}
+	o.fail(a.unrecoverable(o, m, off, n))
+}
+
+// repairChildFailed handles a repair's member request that failed: the
+// rewrite (the member is failed for it; the parent already has its
+// bytes), or a source read (a mirror tries another copy; RAID 6 goes on
+// with one unit fewer; otherwise the data is lost).
+func (a *Array) repairChildFailed(c *child, gone bool) bool {
+	so := c.so
+	if so.phase == 1 {
+		return true
+	}
+	so.bufs[c.member] = nil // a failed read's buffer holds nothing useful
+	switch a.m.Level {
+	case RAID6:
+		so.bad = append(so.bad, c.member)
+		return true
+	case RAID1, RAID10:
+		for p := range a.n {
+			if p != so.member && p != c.member && !slices.Contains(so.bad, p) && a.avail(p, so.stripe) && (a.m.Level == RAID1 || p == so.member^1) {
+				so.bad = append(so.bad, c.member)
+				a.repairRead(so, p)
+				return true
+			}
+		}
+	}
+	so.failed = true
+	a.loseRow(so.o, so.member, so.stripe, so.moff, so.mlen, c.member)
 	return true
 }
 
@@ -131,6 +178,14 @@ func (a *Array) repairAdvance(so *stripeOp) bool {
 		if so.phase == 1 && !so.failed {
 			a.ct.repairedBytes += so.mlen
 		}
+		return false
+	}
+	if a.m.Level == RAID6 && a.missing6(so, so.member) > 2 {
+		so.failed = true
+		for _, p := range so.bad {
+			a.recordLost(p, so.moff, so.mlen)
+		}
+		a.loseRow(so.o, so.member, so.stripe, so.moff, so.mlen, -1)
 		return false
 	}
 	so.phase = 1
@@ -145,31 +200,74 @@ func (a *Array) repairAdvance(so *stripeOp) bool {
 			}
 		}
 	}
+	if !a.avail(so.member, so.stripe) {
+		return false // failed meanwhile: nothing to rewrite
+	}
 	a.issue(so.o, so, so.member, sim.Write, so.moff, so.mlen, so.target)
 	return so.pending > 0
 }
 
-// rebuildReadFailed records a rebuild step whose source read failed:
-// with no redundancy left the failed member's unit of the row and the
-// unreadable source unit are lost (md's bad block log records them and
-// the rebuild goes on). It reports whether the failure was absorbed so.
-func (a *Array) rebuildReadFailed(c *child, q *sim.Request) bool {
+// rebuildChildFailed handles a rebuild step's member request that
+// failed. A spare write that fails has failed the spare, which stops the
+// rebuild. A source read: a mirror tries another copy; RAID 6 goes on
+// with one unit fewer (rebuildWrite6 decides); with no redundancy left
+// an unreadable source loses that row's units of the failed and the
+// unreadable member (md's bad block log records them and the rebuild
+// goes on); a source that failed outright stops the rebuild.
+func (a *Array) rebuildChildFailed(c *child, gone bool, err error) bool {
 	so := c.so
-	if so == nil || so.kind != soRebuild || q.Op != sim.Read || errors.Is(q.Err, ErrDataLost) {
+	if c.req.Op != sim.Read {
+		return gone
+	}
+	if errors.Is(err, ErrDataLost) {
 		return false
 	}
-	if a.m.Level == RAID6 { // P and Q may still solve the row: rebuildWrite6 decides
+	so.bufs[c.member] = nil
+	switch a.m.Level {
+	case RAID6:
 		so.bad = append(so.bad, c.member)
 		return true
+	case RAID1:
+		for p := range a.n {
+			if p != so.member && p != c.member && !slices.Contains(so.bad, p) && a.avail(p, so.stripe) {
+				so.bad = append(so.bad, c.member)
+				var buf []byte
+				if a.cfg.RebuildData {
+					so.bufs[p] = a.getBuf()
+					buf = so.bufs[p]
+				}
+				a.issue(so.o, so, p, sim.Read, so.stripe*a.u, a.u, buf)
+				return true
+			}
+		}
+	}
+	if gone {
+		return false
 	}
 	so.lost = true
 	for _, m := range []int{so.member, c.member} {
-		if off, ok := a.m.Logical(Addr{Member: m, Offset: so.stripe * a.u}); ok && a.m.Level != RAID1 {
-			a.lostRanges.add(off, a.u)
-		} else if a.m.Level == RAID1 {
-			a.lostRanges.add(so.stripe*a.u, a.u)
-		}
+		a.recordLost(m, so.stripe*a.u, a.u)
 	}
+	return true
+}
+
+// reconstructReadFailed handles a degraded read's source that failed:
+// RAID 6 solves with one unit fewer if it can (reconstruct6Done); on
+// RAID 5 the bytes are gone: an unreadable source loses that range of
+// both members (md's bad block log records them).
+func (a *Array) reconstructReadFailed(c *child, gone bool) bool {
+	so := c.so
+	so.bufs[c.member] = nil
+	if a.m.Level == RAID6 {
+		so.bad = append(so.bad, c.member)
+		return true
+	}
+	so.failed = true
+	if gone {
+		so.o.fail(a.lost(so.o, so.stripe))
+		return true
+	}
+	a.loseRow(so.o, so.member, so.stripe, so.moff, so.mlen, c.member)
 	return true
 }
 

@@ -32,6 +32,9 @@ type MemberStats struct {
 	Failed bool
 	// FailedAt is the virtual time of the failure (when Failed).
 	FailedAt sim.Time
+	// Kicked reports that the array failed the member itself, after a
+	// write to it failed (md_error), rather than Fail or FailAt.
+	Kicked bool
 	// Reads, Writes and Flushes count member requests completed without
 	// error; IOs is Reads + Writes (flushes excluded).
 	Reads, Writes, Flushes, IOs int64
@@ -134,7 +137,7 @@ func (a *Array) Stats() Stats {
 		ms := MemberStats{Index: i, Name: name, Failed: m.failed, Reads: m.reads, Writes: m.writes, Flushes: m.flushes,
 			IOs: m.reads + m.writes, ReadBytes: m.readBytes, WriteBytes: m.writeBytes, Errors: m.errors, BusyTime: busy}
 		if m.failed {
-			ms.FailedAt = m.failedAt
+			ms.FailedAt, ms.Kicked = m.failedAt, m.kicked
 		}
 		if el > 0 {
 			ms.Utilization = float64(busy) / float64(el)

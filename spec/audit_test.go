@@ -49,6 +49,8 @@ var reach = map[reflect.Type]map[string]string{
 		"Raid5Write": "stack.raid.raid5_write", "ParityRate": "stack.raid.parity_rate", "ReadPolicy": "stack.raid.read_policy",
 		"RebuildRate": "stack.raid.rebuild_rate", "RebuildMinRate": "stack.raid.speed_limit_min",
 		"RebuildData": "no key: rebuilds real bytes, for Go tests and teaching with data; a file's runs carry none",
+		"Raid6Write":  "stack.raid.raid6_write",
+		"Page":        "no key: md's stripe cache page, 4 KiB (PAGE_SIZE) on the platforms md runs on; Go may set another",
 	},
 	reflect.TypeFor[cache.Config](): {
 		"Size": "stack.cache.size", "Block": "stack.cache.block", "Mode": "stack.cache.mode", "NoReadCache": "stack.cache.read_cache",

@@ -387,6 +387,8 @@ var raidFields = Table{
 		Default: raidDefaults.Layout.String()},
 	{Path: "stack.raid.raid5_write", Label: "RAID 5 small writes", Doc: "how RAID 5 updates the parity of a stripe a write covers in part: the fewest reads (as md), read-modify-write or reconstruct-write",
 		Values: raid5WriteNames, NoZero: true, Default: raidDefaults.Raid5Write.String()},
+	{Path: "stack.raid.raid6_write", Label: "RAID 6 small writes", Doc: "how RAID 6 updates P and Q of a stripe a write covers in part: the fewest page reads (md since Linux 4.1), read-modify-write, or reconstruct-write (md before 4.1)",
+		Values: raid5WriteNames, NoZero: true, Default: raidDefaults.Raid6Write.String()},
 	{Path: "stack.raid.read_policy", Doc: "which copy serves a RAID 1 or 10 read", Values: readPolicyNames, Default: raidDefaults.ReadPolicy.String()},
 	{Path: "stack.raid.parity_rate", Doc: "the parity engine's speed (0: free)", Unit: "bytes/s", Default: "0"},
 	{Path: "stack.raid.rebuild_rate", Doc: "rebuild rate cap, as md's speed_limit_max (0: as fast as possible)", Unit: "bytes/s", Default: "0"},

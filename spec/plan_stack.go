@@ -102,6 +102,11 @@ func planRAID(p *problems, r *RAID, n int, ss int64) *raid.Config {
 			p.badName(at+"raid5_write", r.RAID5Write)
 		}
 	}
+	if r.RAID6Write != "" {
+		if cfg.Raid6Write, err = raid.ParseWritePolicy(r.RAID6Write); err != nil {
+			p.badName(at+"raid6_write", r.RAID6Write)
+		}
+	}
 	if r.ReadPolicy != "" {
 		if cfg.ReadPolicy, err = raid.ParseReadPolicy(r.ReadPolicy); err != nil {
 			p.add(at+"read_policy", "%q: %v", r.ReadPolicy, err)

@@ -308,6 +308,8 @@ type RAID struct {
 	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
 	// RAID5Write is how RAID 5 updates parity: auto, rmw or rcw.
 	RAID5Write string `yaml:"raid5_write,omitempty" json:"raid5_write,omitempty"`
+	// RAID6Write is how RAID 6 updates P and Q: auto, rmw or rcw.
+	RAID6Write string `yaml:"raid6_write,omitempty" json:"raid6_write,omitempty"`
 	// ReadPolicy balances RAID 1 and 10 reads.
 	ReadPolicy string `yaml:"read_policy,omitempty" json:"read_policy,omitempty"`
 	// ParityRate is the parity engine's speed in bytes per second (zero:
