@@ -91,16 +91,6 @@ func (ss *Spans) add(x Span) {
 	*ss = out
 }
 
-// covers reports whether the set holds every byte of x.
-func (ss *Spans) covers(x Span) bool {
-	for _, y := range ss.List() {
-		if y.Lo <= x.Lo && x.Hi <= y.Hi {
-			return true
-		}
-	}
-	return x.Empty()
-}
-
 // StripeMethod is how a write brings one stripe's parity (RAID 5's P,
 // RAID 6's P and Q) up to date, or a group of its page rows'.
 type StripeMethod uint8
