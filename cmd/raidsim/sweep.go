@@ -280,8 +280,10 @@ func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter,
 		// The simulations keep a few MB live and allocate little, but the
 		// collector's default pace steals CPU from the workers: at 400
 		// two workers on two cores take 0.52x the one-worker time
-		// instead of 0.62x (BenchmarkSweep). GOGC overrides this.
-		debug.SetGCPercent(sweepGCPercent)
+		// instead of 0.62x (BenchmarkSweep). GOGC overrides this. The
+		// old target comes back after the sweep, for callers that go on
+		// (the tests run every command in one process).
+		defer debug.SetGCPercent(debug.SetGCPercent(sweepGCPercent))
 	}
 	var (
 		plotted []float64        // the plotted metric of every point, for --plot

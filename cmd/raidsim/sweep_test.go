@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -430,4 +431,18 @@ func TestSweepMetricOldName(t *testing.T) {
 	out := sweepOut(t, "--config", cfg, "--metric", "sim_seconds", "--csv", "--shard", "1/16")
 	header, _, _ := strings.Cut(out, "\n")
 	assert.True(t, strings.HasSuffix(header, ",sim_s,mixed.sim_s,seq.sim_s"), header)
+}
+
+// TestSweepRestoresGCPercent: a sweep runs with the collector's target
+// at sweepGCPercent and puts the caller's back when it ends, so a
+// process that goes on (the tests run every command in one) does not
+// keep five times its live heap.
+func TestSweepRestoresGCPercent(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: the sweep leaves the collector alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	cfg := writeFile(t, "sweep16.yaml", sweep16)
+	sweepOut(t, "--config", cfg, "--csv", "--workers", "1")
+	assert.Equal(t, 100, debug.SetGCPercent(100), "the target after the sweep")
 }
