@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/raidsim/raidsim"
@@ -105,52 +104,6 @@ func (l *stackLoop) onDone(r *sim.Request) {
 	l.done++
 	l.rec.Observe(r)
 	l.submit(r)
-}
-
-// TestStackSteadyStateAllocations: once warmed up (caches full, free
-// lists and indexes grown), the per-request path of the benchmarked
-// stacks, from the workload generator through the cache, the array and
-// the drives to the latency recorder, allocates nothing: 0 allocations
-// per request as testing.AllocsPerRun counts them, and fewer than 10 in
-// 50,000 requests (a free list growing when the requests in flight
-// reach a new peak).
-func TestStackSteadyStateAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("warms each stack up with 100,000 requests")
-	}
-	for _, tc := range []struct {
-		name  string
-		stack func(x *spec.Experiment)
-	}{
-		{"stack=cache-raid5x4", func(*spec.Experiment) {}},
-		{"stack=cache-raid5x4-ssd", func(x *spec.Experiment) { x.Stack.Drive.Preset = stackSSD }},
-		{"stack=raid5x4", func(x *spec.Experiment) { x.Stack.Cache = nil }},
-		{"stack=disk/sched=satf", func(x *spec.Experiment) { x.Stack.Cache, x.Stack.RAID, x.Stack.Disks = nil, nil, 1 }},
-		{"stack=disk/sched=fcfs", func(x *spec.Experiment) {
-			x.Stack.Cache, x.Stack.RAID, x.Stack.Disks = nil, nil, 1
-			x.Stack.Drive.Scheduler = "fcfs"
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			x := stackExperiment(1)
-			tc.stack(x)
-			eng, l := newStackLoop(t, x)
-			l.run(eng, 100_000)
-			const n = 50_000
-			step := func() { l.run(eng, 1) }
-			perRequest := testing.AllocsPerRun(n, step)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			for range n {
-				step()
-			}
-			runtime.ReadMemStats(&after)
-			t.Logf("%d allocations in %d requests (free lists growing to a new peak of requests in flight)", after.Mallocs-before.Mallocs, n)
-			assert.Less(t, after.Mallocs-before.Mallocs, uint64(10), "allocations in %d requests", n)
-			require.NoError(t, l.err)
-			assert.Zero(t, perRequest, "allocations per request in steady state")
-		})
-	}
 }
 
 // BenchmarkStackSteady times the stack benchmark's per-request path

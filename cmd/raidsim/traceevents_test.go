@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,14 +25,21 @@ type span struct {
 
 func nanos(us float64) int64 { return int64(math.Round(us * 1e3)) }
 
-// TestTraceEvents10k: the trace-event file of a 10,000-request RAID 5
-// plus write-back cache run parses, has one thread per drive, spans
-// that nest properly on every thread, and flow arrows that lead from
-// host writes through their destages to the drives' member I/Os.
-func TestTraceEvents10k(t *testing.T) {
+// TestTraceEvents: the trace-event file of a 2,000-request RAID 5 plus
+// 2 MiB write-back cache run parses, has one thread per drive, spans that nest
+// properly on every thread, and flow arrows that lead from host writes
+// through their destages to the drives' member I/Os. TestTraceEvents10k
+// (build tag long) checks the same of 10,000 requests and an 8 MiB cache.
+func TestTraceEvents(t *testing.T) { checkTraceEventsRun(t, 2000, "2MiB") }
+
+// checkTraceEventsRun writes the trace events of ios random 4 KiB reads
+// and writes on a RAID 5 under a write-back cache of cache bytes, and
+// checks them.
+func checkTraceEventsRun(t *testing.T, ios int, cache string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "t.json")
 	code, _, errOut := runCLI(t, "run", "--drive", "deskstar-7k160", "--raid", "5", "--disks", "4", "--rw", "randrw",
-		"--bs", "4KiB", "--ios", "10000", "--iodepth", "8", "--cache", "8MiB", "--json", "--trace-events", path)
+		"--bs", "4KiB", "--ios", strconv.Itoa(ios), "--iodepth", "8", "--cache", cache, "--json", "--trace-events", path)
 	require.Equal(t, 0, code, errOut)
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)

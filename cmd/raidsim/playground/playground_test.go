@@ -1,14 +1,10 @@
 package playground_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -125,26 +121,4 @@ func TestEveryChoiceRuns(t *testing.T) {
 			assert.NotEmpty(t, r.Requests, "%s=%s", c.Path, o.Value)
 		}
 	}
-}
-
-// TestWasmBuild compiles the playground for the browser: GOOS=js
-// GOARCH=wasm go build of the wasm package, as raidsim serve does.
-func TestWasmBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the js/wasm build takes a minute when its cache is cold")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	module, js, err := playground.Build(ctx, ".")
-	if errors.Is(err, playground.ErrNoToolchain) {
-		t.Skip("no Go toolchain in PATH: cannot build the js/wasm module")
-	}
-	if err != nil && strings.Contains(err.Error(), "unsupported GOOS/GOARCH") {
-		t.Skipf("this toolchain cannot build js/wasm: %v", err)
-	}
-	require.NoError(t, err)
-	assert.Equal(t, []byte("\x00asm"), module[:4], "a WebAssembly module")
-	assert.True(t, strings.Contains(string(js), "globalThis.Go = class"), "Go's wasm_exec.js")
-	_, err = exec.LookPath("go")
-	require.NoError(t, err)
 }
