@@ -31,6 +31,8 @@ var allowedImports = map[string][]string{
 	"internal/shareddata": {},
 	// keypath is the one parser of key paths (spec, sweep, the CLI).
 	"internal/keypath": {},
+	// outfile is the one output policy: every file raidsim writes.
+	"internal/outfile": {},
 	// The layers: each a sim.Device over the kernel. raid never imports
 	// disk or ssd, disk and ssd never import each other, cache never
 	// imports raid or ssd (an SSD cache tier is a sim.Device handed to it).
@@ -55,7 +57,7 @@ var allowedImports = map[string][]string{
 	"traceevents": {"sim", "lifelog"},
 	"reliability": {"gonum.org/v1/gonum"},
 	"sweep":       {"internal/keypath"},
-	"plot":        {"sim", "metrics", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
+	"plot":        {"sim", "metrics", "internal/outfile", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// mrc computes miss-ratio curves of a trace with the cache's policies.
 	"mrc": {"sim", "cache", "trace"},
 	// spec describes and checks an experiment; it builds nothing, so it
@@ -63,7 +65,7 @@ var allowedImports = map[string][]string{
 	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
-	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "gonum.org/v1/gonum"},
+	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
 	".": {"sim", "drive", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 	// Above the root, on its runs: the teaching views and the benchmark

@@ -12,6 +12,7 @@ import (
 
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/disk/disksim"
+	"github.com/raidsim/raidsim/internal/outfile"
 )
 
 // DiskSimEdit is one change to a line of a DiskSim parameter file.
@@ -260,33 +261,78 @@ func WriteSeekCurve(tab []disk.SeekPoint) []byte {
 	return b.Bytes()
 }
 
-// WriteTo writes the fitted model into the folder dir: every file of the
-// starting model, each at its path relative to the parameter file's
-// folder, with the edits applied and the seek curve replaced. dir must
-// not be the starting model's folder. Files of the model outside that
-// folder are an error.
-func (m *DiskSimModel) WriteTo(dir string) error {
-	if a, b := filepath.Clean(dir), filepath.Clean(m.root); a == b {
-		return fmt.Errorf("calibrate: %s is the starting model's folder: give another", dir)
-	}
+// ModelFile is one file of a fitted DiskSim model.
+type ModelFile struct {
+	// Rel is its path relative to the parameter file's folder.
+	Rel string
+	// Data is its content, the edits applied.
+	Data []byte
+}
+
+// Inputs are the files the starting model was read from (its seek curve
+// included): what writing the fitted model must never replace.
+func (m *DiskSimModel) Inputs() []string {
 	files := slices.Clone(m.files)
 	if m.SeekFile != "" && !slices.Contains(files, m.SeekFile) {
 		files = append(files, m.SeekFile)
 	}
-	for _, src := range files {
+	return files
+}
+
+// Files returns the fitted model: every file of the starting model, at
+// its path relative to the parameter file's folder, with the edits
+// applied and the seek curve replaced. Files of the model outside that
+// folder are an error.
+func (m *DiskSimModel) Files() ([]ModelFile, error) {
+	var out []ModelFile
+	for _, src := range m.Inputs() {
 		rel, err := filepath.Rel(m.root, src)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("calibrate: %s lies outside the model's folder %s: copy the model into one folder first", src, m.root)
+			return nil, fmt.Errorf("calibrate: %s lies outside the model's folder %s: copy the model into one folder first", src, m.root)
 		}
 		b, err := m.file(src)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		dst := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		out = append(out, ModelFile{Rel: rel, Data: b})
+	}
+	return out, nil
+}
+
+// WriteTo writes the fitted model (Files) into the folder dir, as Write
+// does, replacing files there.
+func (m *DiskSimModel) WriteTo(dir string) error { return m.Write(dir, true) }
+
+// Write writes the fitted model (Files) into the folder dir, creating it
+// and its subfolders, through raidsim's output policy: no file of the
+// starting model nor any of inputs is written (so dir may not be the
+// model's folder, by any path), an existing file is replaced only when
+// replace is set, and nothing but a regular file ever is. Every file is
+// checked before any is written, and each is written atomically.
+func (m *DiskSimModel) Write(dir string, replace bool, inputs ...string) error {
+	files, err := m.Files()
+	if err != nil {
+		return err
+	}
+	p := outfile.Policy{Force: replace}
+	for _, in := range m.Inputs() {
+		p.Inputs = append(p.Inputs, outfile.Input{Name: "file of the starting model", Path: in})
+	}
+	for _, in := range inputs {
+		p.Inputs = append(p.Inputs, outfile.Input{Name: "input", Path: in})
+	}
+	targets := make([]outfile.Target, len(files))
+	for i, f := range files {
+		targets[i] = outfile.Target{Name: "fitted model file", Path: filepath.Join(dir, f.Rel)}
+		if err := os.MkdirAll(filepath.Dir(targets[i].Path), 0o755); err != nil {
 			return fmt.Errorf("calibrate: %w", err)
 		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
+	}
+	if err := p.Check(targets...); err != nil {
+		return fmt.Errorf("calibrate: %w", err)
+	}
+	for i, f := range files {
+		if err := p.WriteBytes(targets[i], f.Data); err != nil {
 			return fmt.Errorf("calibrate: %w", err)
 		}
 	}

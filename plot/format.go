@@ -1,15 +1,14 @@
 package plot
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/raidsim/raidsim/internal/outfile"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -104,21 +103,22 @@ func render(w io.Writer, format string, width, height vg.Length, paint func(dc d
 	return nil
 }
 
-// save renders a figure in memory in the format path's extension names and
-// only then writes the file, so a failed render leaves no partial file.
+// save renders a figure in the format path's extension names and writes
+// it through raidsim's output policy (internal/outfile): atomically, so a
+// failed render leaves no partial file, replacing an existing regular
+// file but never anything else (a directory, a device node).
 func save(path string, renderTo func(w io.Writer, format string) error) error {
 	f, err := FormatOf(path)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := renderTo(&buf, f); err != nil {
-		return err
+	err = outfile.Policy{Force: true}.Write(outfile.Target{Name: "plot:", Path: path}, func(w io.Writer) error {
+		return renderTo(w, f)
+	})
+	if err != nil && !strings.HasPrefix(err.Error(), "plot:") {
+		err = fmt.Errorf("plot: %w", err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	return nil
+	return err
 }
 
 // finite reports whether v is neither NaN nor infinite.

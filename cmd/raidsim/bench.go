@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"time"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -51,7 +51,8 @@ func benchTable() []*runFlag {
 		&runFlag{name: "count", group: groupBench, metavar: "N", example: "3",
 			usage: "run the experiment N times, one line each (default 1)"},
 		&runFlag{name: "cpuprofile", group: groupBench, metavar: "FILE", example: "cpu.prof",
-			usage: "write a CPU profile of the runs to FILE (go tool pprof reads it)"},
+			usage: "write a CPU profile of the runs to FILE: .pprof, .prof or .pb.gz (go tool pprof reads it)"},
+		&runFlag{name: "force", group: groupBench, usage: forceUsage},
 	)
 }
 
@@ -59,7 +60,7 @@ func benchTable() []*runFlag {
 const maxBenchCount = 1000
 
 // benchHelpText introduces `raidsim bench --help`.
-const benchHelpText = `Usage: raidsim bench [experiment flags] [--count N] [--cpuprofile FILE]
+const benchHelpText = `Usage: raidsim bench [experiment flags] [--count N] [--cpuprofile FILE [--force]]
 
 Runs an experiment and prints how fast the simulator ran it, for comparing
 machines, versions and other simulators: simulated requests, wall-clock
@@ -94,6 +95,7 @@ func describeBench() string {
 type benchOptions struct {
 	count      int
 	cpuprofile string
+	force      bool
 }
 
 func benchOptionsOf(flags []given) (benchOptions, error) {
@@ -106,7 +108,9 @@ func benchOptionsOf(flags []given) (benchOptions, error) {
 		o.count = n
 	}
 	o.cpuprofile, _ = lastValue(flags, "cpuprofile")
-	return o, nil
+	var err error
+	o.force, err = forceOf(flags)
+	return o, err
 }
 
 // runBench is `raidsim bench`: the experiment run --count times, each
@@ -128,12 +132,13 @@ func runBench(args []string, stdout, _ io.Writer) (err error) {
 		return b.explain(err)
 	}
 	if o.cpuprofile != "" {
-		stop, err := startProfile(o.cpuprofile)
+		p := outfile.Policy{Force: o.force, Inputs: experimentInputs(flags, &b.x)}
+		stop, err := startProfile(p, o.cpuprofile)
 		if err != nil {
 			return err
 		}
 		defer func() {
-			if cerr := stop(); err == nil {
+			if cerr := stop(err != nil); err == nil {
 				err = cerr
 			}
 		}()
@@ -209,20 +214,25 @@ func rssText(b int64) string {
 	return fmt.Sprintf("%.1f", float64(b)/(1<<20))
 }
 
-// startProfile starts a CPU profile into file and returns what stops it
-// and closes the file.
-func startProfile(file string) (func() error, error) {
-	f, err := os.Create(file)
+// startProfile starts a CPU profile into file, through the output
+// policy p, and returns what stops it and puts the file in place (or,
+// when the runs failed, removes it).
+func startProfile(p outfile.Policy, file string) (func(failed bool) error, error) {
+	f, err := p.Create(outfile.Target{Name: "--cpuprofile", Path: file, Exts: profileExts})
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		f.Abort()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", file, err)
 	}
-	return func() error {
+	return func(failed bool) error {
 		pprof.StopCPUProfile()
-		return f.Close()
+		if failed {
+			f.Abort()
+			return nil
+		}
+		return f.Commit()
 	}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/raidsim/raidsim/calibrate"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/disk/disksim"
+	"github.com/raidsim/raidsim/internal/outfile"
 )
 
 // calibrateHelp introduces `raidsim calibrate --help`.
@@ -71,7 +72,8 @@ type calibrateParameter struct {
 type calibrateFlags struct {
 	drive, parv, trace, format, out string
 	maxReq, iters                   int
-	asJSON                          bool
+	asJSON, force                   bool
+	policy                          outfile.Policy // where --out may write
 }
 
 func parseCalibrate(args []string, stdout io.Writer) (calibrateFlags, error) {
@@ -83,7 +85,8 @@ func parseCalibrate(args []string, stdout io.Writer) (calibrateFlags, error) {
 	fs.StringVar(&c.format, "format", "auto", "trace format (auto sniffs it)")
 	fs.IntVar(&c.maxReq, "max-requests", 0, "fit on the first N requests of the trace (0: all)")
 	fs.IntVar(&c.iters, "iterations", calibrate.DefaultEvaluations, "most candidate models to evaluate (each replays the trace)")
-	fs.StringVar(&c.out, "out", "", "write the fitted config to FILE (--drive) or the fitted model's files into DIR (--disksim)")
+	fs.StringVar(&c.out, "out", "", "write the fitted config to FILE.yaml (--drive) or the fitted model's files into DIR (--disksim)")
+	fs.BoolVar(&c.force, "force", false, forceUsage)
 	fs.BoolVar(&c.asJSON, "json", false, "print the result as JSON")
 	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, calibrateHelp, fs) }, nil)
 	if err != nil {
@@ -113,7 +116,30 @@ func parseCalibrate(args []string, stdout io.Writer) (calibrateFlags, error) {
 	if len(bad) > 0 {
 		return c, &usageError{lines: bad}
 	}
-	return c, nil
+	return c, c.checkOut()
+}
+
+// checkOut checks --out against the output policy before the fit: a
+// config file (--drive), or a folder whose files the fitted model
+// replaces (--disksim: the parameter file's name is checked now, every
+// file again before it is written).
+func (c *calibrateFlags) checkOut() error {
+	c.policy = outfile.Policy{Force: c.force, Inputs: []outfile.Input{{Name: "--trace", Path: c.trace}}}
+	if c.parv != "" {
+		c.policy.Inputs = append(c.policy.Inputs, outfile.Input{Name: "--disksim", Path: c.parv})
+	}
+	switch {
+	case c.out == "":
+		return nil
+	case c.drive != "":
+		return c.policy.Check(outfile.Target{Name: "--out", Path: c.out, Exts: configExts})
+	}
+	if st, err := os.Stat(c.out); err == nil && !st.IsDir() {
+		return fmt.Errorf("--out %s: not a folder: with --disksim, --out names the folder the fitted model's files go in", c.out)
+	} else if err != nil {
+		return nil // made by the write
+	}
+	return c.policy.Check(outfile.Target{Name: "--out", Path: filepath.Join(c.out, filepath.Base(c.parv))})
 }
 
 // runCalibrate is `raidsim calibrate`: fit a drive model to a measured
@@ -205,7 +231,7 @@ func calibrateConfig(c calibrateFlags, f calibrate.SpecFamily, r calibrate.Resul
 		return "", err
 	}
 	if c.out != "" {
-		if err := os.WriteFile(c.out, []byte(b.String()), 0o644); err != nil {
+		if err := c.policy.WriteBytes(outfile.Target{Name: "--out", Path: c.out, Exts: configExts}, []byte(b.String())); err != nil {
 			return "", err
 		}
 	}
@@ -231,7 +257,7 @@ func calibrateDiskSim(c calibrateFlags, base disk.Params, r calibrate.Result) (s
 		b.WriteString("# (--out DIR writes the fitted model's files)\n")
 		return b.String(), m.Edits, nil
 	}
-	if err := m.WriteTo(c.out); err != nil {
+	if err := m.Write(c.out, c.force, c.trace); err != nil {
 		return "", nil, err
 	}
 	fmt.Fprintf(&b, "# fitted model written to %s\n", filepath.Join(c.out, filepath.Base(c.parv)))

@@ -113,7 +113,7 @@ func TestCalibrateErrors(t *testing.T) {
 		{[]string{"--disksim", "nosuch.parv", "--trace", tr}, 1, "nosuch.parv"},
 		{[]string{"--drive", "deskstar-7k500", "--trace", blk}, 1, "record 1: the trace records no measured service times (blkparse replays one kind of event; --format blkparse:DC pairs issues (D) with completions (C))"},
 		{[]string{"--drive", "deskstar-7k500", "--trace", tr, "--format", "nosuch"}, 1, "unknown trace format"},
-		{[]string{"--disksim", miniParv, "--trace", tr, "--out", filepath.Dir(miniParv)}, 1, "is the starting model's folder"},
+		{[]string{"--disksim", miniParv, "--trace", tr, "--out", filepath.Dir(miniParv)}, 1, "is the same file as the input --disksim"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"calibrate"}, tc.args...)...)
 		assert.Equal(t, tc.code, code, "%v: %s", tc.args, errOut)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/raidsim/raidsim"
@@ -25,10 +24,10 @@ func genTable() []*runFlag {
 	}
 	return append(t,
 		&runFlag{name: "to", group: groupOutput, metavar: "FORMAT", example: "fio",
-			usage: "trace format: " + strings.Join(trace.WriteFormats, ", ") + " (default csv)"},
+			usage: "trace format: " + strings.Join(trace.WriteFormats, ", ") + " (default: the one --out's extension names; csv for -)"},
 		&runFlag{name: "out", group: groupOutput, metavar: "FILE", example: "gen.csv",
-			usage: "output file (required; - for standard output)"},
-		&runFlag{name: "force", group: groupOutput, usage: "replace --out if it exists"},
+			usage: "output file (required; - for standard output): .csv, or .log, .iolog, .fio for fio's iolog, each optionally .gz"},
+		&runFlag{name: "force", group: groupOutput, usage: forceUsage},
 	)
 }
 
@@ -36,11 +35,13 @@ func genTable() []*runFlag {
 const genHelpText = `Usage: raidsim gen [experiment flags] --out FILE [--to csv|fio|fio2] [--force]
 
 Writes the synthetic workload of the experiment's first phase, request by
-request, as a trace: raidsim's CSV, or an fio iolog (replay it on real
-hardware with fio --read_iolog). The flags are raidsim run's (see raidsim
-run --help): replaying the file with raidsim run --trace FILE --iodepth N at
-the job's iodepth reproduces run's report. An existing FILE is replaced only
-with --force.
+request, as a trace: raidsim's CSV (FILE.csv), or an fio iolog (FILE.log,
+.iolog or .fio; replay it on real hardware with fio --read_iolog), gzipped
+when the name ends in .gz. The flags are raidsim run's (see raidsim run
+--help): replaying the file with raidsim run --trace FILE --iodepth N at the
+job's iodepth reproduces run's report. An existing FILE is replaced only
+with --force, and never when it is an input (--config) or not a regular
+file.
 `
 
 func genHelp(w io.Writer) {
@@ -50,21 +51,18 @@ func genHelp(w io.Writer) {
 
 // genOutput reads gen's output flags.
 func genOutput(flags []given) (to, out string, force bool, err error) {
-	to = "csv"
 	if v, ok := lastValue(flags, "to"); ok {
 		to = v
 	}
-	if !slices.Contains(trace.WriteFormats, to) {
+	if to != "" && !slices.Contains(trace.WriteFormats, to) {
 		return "", "", false, usagef("--to: want one of %s, got %q", strings.Join(trace.WriteFormats, ", "), to)
 	}
 	out, ok := lastValue(flags, "out")
 	if !ok || out == "" {
 		return "", "", false, usagef("--out FILE is required")
 	}
-	if v, ok := lastValue(flags, "force"); ok {
-		if force, err = strconv.ParseBool(v); err != nil {
-			return "", "", false, usagef("--force: want true or false, got %q", v)
-		}
+	if force, err = forceOf(flags); err != nil {
+		return "", "", false, err
 	}
 	return to, out, force, nil
 }
@@ -84,15 +82,16 @@ func runGen(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	n, err := writeTraceFile(out, to, force, stdout, func(w trace.Writer) (int64, error) {
+	n, err := writeTraceFile("--out", out, to, force, stdout, func(w trace.Writer) (int64, error) {
 		n, err := raidsim.Generate(&b.x, w)
 		return n, b.explain(err)
-	})
+	}, experimentInputs(flags, &b.x)...)
 	if err != nil {
 		return err
 	}
 	if out != "-" {
-		fmt.Fprintf(stdout, "wrote %d records to %s (%s)\n", n, out, to)
+		format, _, _ := traceOutputFormat("--out", out, to)
+		fmt.Fprintf(stdout, "wrote %d records to %s (%s)\n", n, out, format)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/raidsim/raidsim/cache"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/mrc"
 	"github.com/raidsim/raidsim/plot"
 	"github.com/raidsim/raidsim/trace"
@@ -46,7 +47,7 @@ func runMRC(args []string, stdout, _ io.Writer) error {
 	fs.Float64Var(&o.sample, "sample", 0, "SHARDS sampling rate for LRU's curve, in (0, 1), e.g. 0.01 (default: exact)")
 	fs.BoolVar(&o.json, "json", false, "print JSON: per policy and size, the size in blocks and bytes and the miss ratio")
 	fs.StringVar(&o.plot, "plot", "", "also draw the curves to FILE (.svg or .png)")
-	fs.BoolVar(&o.force, "force", false, "replace the --plot file if it exists")
+	fs.BoolVar(&o.force, "force", false, forceUsage)
 	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, mrcHelp, fs) }, nil)
 	if err != nil {
 		return err
@@ -58,11 +59,10 @@ func runMRC(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out := outfile.Policy{Force: o.force, Inputs: []outfile.Input{{Name: "--trace", Path: o.trace}}}
+	plotFile := outfile.Target{Name: "--plot", Path: o.plot, Exts: plotExts}
 	if o.plot != "" {
-		if _, err := plot.FormatOf(o.plot); err != nil {
-			return usagef("--plot: %v", err)
-		}
-		if err := checkOutput(o.plot, o.force, o.trace); err != nil {
+		if err := out.Check(plotFile); err != nil {
 			return err
 		}
 	}
@@ -78,7 +78,7 @@ func runMRC(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	if o.plot != "" {
-		if err := plotMRC(o.plot, res); err != nil {
+		if err := writeFigure(out, plotFile, mrcFigure(res)); err != nil {
 			return err
 		}
 	}
@@ -197,9 +197,9 @@ func writeMRC(w io.Writer, res *mrc.Result) error {
 
 func mib(b int64) string { return fmt.Sprintf("%.2f", float64(b)/(1<<20)) }
 
-// plotMRC draws miss ratio against cache size (MiB, log scale), one
+// mrcFigure draws miss ratio against cache size (MiB, log scale), one
 // curve per policy.
-func plotMRC(path string, res *mrc.Result) error {
+func mrcFigure(res *mrc.Result) plot.LinesFigure {
 	var series []plot.LineSeries
 	for _, c := range res.Curves {
 		s := plot.LineSeries{Name: c.Policy + " (" + c.Method + ")"}
@@ -210,5 +210,5 @@ func plotMRC(path string, res *mrc.Result) error {
 		series = append(series, s)
 	}
 	return plot.LinesFigure{Title: "Miss ratio against cache size (4 KiB block accesses)", XLabel: "cache size (MiB)",
-		YLabel: "miss ratio", Series: series, LogX: true}.Save(path)
+		YLabel: "miss ratio", Series: series, LogX: true}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
@@ -85,6 +86,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	force, err := forceOf(flags)
+	if err != nil {
+		return err
+	}
+	if err := te.open(outfile.Policy{Force: force, Inputs: experimentInputs(flags, &b.x)}); err != nil {
+		return err
+	}
+	defer te.abort()
 	views := []*sim.Observer{te.observer()}
 	var tables []func() metrics.Table
 	if out.timeline > 0 {

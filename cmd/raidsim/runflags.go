@@ -192,7 +192,10 @@ var runFlags = []*runFlag{
 		usage: "also print the mean time per request in each phase (queue, overhead, seek, rotate, media, bus, cache, other) over the whole run (text only)"},
 }
 
-func init() { runFlags = append(runFlags, traceEventFlags...) }
+func init() {
+	runFlags = append(runFlags, traceEventFlags...)
+	runFlags = append(runFlags, &runFlag{name: "force", group: groupOutput, example: "true", usage: forceUsage})
+}
 
 // maxTimeline bounds --timeline: a timeline is for reading, not storage.
 const maxTimeline = 10000

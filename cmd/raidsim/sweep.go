@@ -19,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/plot"
 	"github.com/raidsim/raidsim/spec"
@@ -38,7 +39,9 @@ type sweepOptions struct {
 	plot       string
 	cdf        string
 	progress   string
-	trace      sweepTrace    // --trace-events of one point
+	trace      sweepTrace // --trace-events of one point
+	force      bool       // replace existing output files
+	out        outfile.Policy
 	barAfter   time.Duration // the progress bar appears once the sweep has run this long (1s)
 	barRefresh time.Duration // and is redrawn this often
 }
@@ -77,6 +80,7 @@ func sweepFlags(o *sweepOptions) *pflag.FlagSet {
 	fs.StringVar(&o.plot, "plot", "", "also draw the first --metric as FILE.svg or FILE.png: a heat map for two axes, else a curve against the last axis per combination of the others")
 	fs.StringVar(&o.trace.path, "trace-events", "", "also write one point's requests and drive commands as a Chrome trace-event file (Perfetto): FILE.json, with --trace-point")
 	fs.StringVar(&o.trace.pointFlag, "trace-point", "", "with --trace-events: the point to record, by its index")
+	fs.BoolVar(&o.force, "force", false, forceUsage)
 	fs.StringVar(&o.progress, "progress", "auto", "progress bar on stderr: auto (when stderr is a terminal and the sweep takes over a second), on or off")
 	return fs
 }
@@ -189,17 +193,11 @@ func (o *sweepOptions) check() (sweep.Shard, error) {
 		}
 	}
 	if o.cdf != "" {
-		if _, err := plot.FormatOf(o.cdf); err != nil {
-			errs = append(errs, "--cdf: "+strings.TrimPrefix(err.Error(), "plot: "))
-		}
 		if o.list {
 			errs = append(errs, "--cdf needs results: drop --list")
 		}
 	}
 	if o.plot != "" {
-		if _, err := plot.FormatOf(o.plot); err != nil {
-			errs = append(errs, "--plot: "+strings.TrimPrefix(err.Error(), "plot: "))
-		}
 		if o.shard != "" {
 			errs = append(errs, "--plot needs every point: drop --shard")
 		}
@@ -240,13 +238,14 @@ func (o *sweepOptions) run(stdout, stderr io.Writer) error {
 	if err != nil {
 		return o.fileErr(err)
 	}
-	if err := o.checkOutputs(); err != nil {
-		return err
-	}
 	lo, hi := shard.Range(grid.Len())
 	if o.trace.out != nil && (o.trace.point < lo || o.trace.point >= hi) {
 		return usagef("--trace-point %d: this run has points %d to %d", o.trace.point, lo, hi-1)
 	}
+	if err := o.checkOutputs(grid); err != nil {
+		return err
+	}
+	defer o.trace.out.abort()
 	// Parse every point before running any, so a bad value fails at once
 	// (a listing checks each chunk of points as it prints it).
 	if !o.list {
@@ -320,7 +319,8 @@ func (o *sweepOptions) runPoints(grid *sweep.Grid, lo, hi int, out *sweepWriter,
 		return err
 	}
 	if o.cdf != "" {
-		if err := plot.CDF(o.cdf, "Latency CDF per configuration", cdfs); err != nil {
+		fig := plot.CDFFigure{Title: "Latency CDF per configuration", Series: cdfs}
+		if err := writeFigure(o.out, outfile.Target{Name: "--cdf", Path: o.cdf}, fig); err != nil {
 			return err
 		}
 	}
@@ -504,6 +504,7 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 		return l
 	}
 	title := fmt.Sprintf("%s: %s", name, m.header)
+	plotTarget := outfile.Target{Name: "--plot", Path: o.plot}
 	if len(axes) == 2 {
 		nx := len(axes[1].Values)
 		vals := make([][]float64, len(axes[0].Values))
@@ -513,11 +514,11 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 				vals[r][c] = value(r*nx + c)
 			}
 		}
-		return plot.HeatMapFigure{
+		return writeFigure(o.out, plotTarget, plot.HeatMapFigure{
 			Title: title, XLabel: axisWords(axes[1].Path), YLabel: axisWords(axes[0].Path),
 			XTicks: labels(axes[1]), YTicks: labels(axes[0]),
 			Values: vals, ValueLabel: m.header,
-		}.Save(o.plot)
+		})
 	}
 	last := axes[len(axes)-1]
 	n := len(last.Values)
@@ -543,7 +544,7 @@ func (o *sweepOptions) drawPlot(grid *sweep.Grid, name string, values []float64)
 		}
 		series = append(series, ls)
 	}
-	return plot.LinesFigure{Title: title, XLabel: axisWords(last.Path), YLabel: m.header, Series: series}.Save(o.plot)
+	return writeFigure(o.out, plotTarget, plot.LinesFigure{Title: title, XLabel: axisWords(last.Path), YLabel: m.header, Series: series})
 }
 
 // numbers returns vs as float64s when every value is a number.

@@ -181,7 +181,7 @@ func TestSweepErrors(t *testing.T) {
 		{"csv and json", []string{"--config", good, "--csv", "--json"}, "--csv and --json: choose one"},
 		{"unknown metric", []string{"--config", good, "--metric", "iops,speed", "--plot", "x.svg"}, `--metric: unknown "speed"`},
 		{"metric with json", []string{"--config", good, "--metric", "p99_ms", "--json"}, "--metric selects columns, and --json prints whole reports"},
-		{"plot extension", []string{"--config", good, "--plot", "x.pdf"}, `--plot: unsupported file extension ".pdf"`},
+		{"plot extension", []string{"--config", good, "--plot", "x.pdf"}, "--plot x.pdf: .pdf names no format written here: end the name with .svg or .png"},
 		{"plot with shard", []string{"--config", good, "--plot", "x.svg", "--shard", "1/2"}, "--plot needs every point: drop --shard"},
 		{"progress", []string{"--config", good, "--progress", "maybe"}, `--progress: want auto, on or off, got "maybe"`},
 		{"argument", []string{"--config", good, "extra"}, `unexpected argument "extra"`},

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/sweep"
@@ -42,25 +41,32 @@ func (o *sweepOptions) chunks(grid *sweep.Grid, lo, hi int, do func([]sweep.Poin
 	return nil
 }
 
-// checkOutputs makes sure the plot files can be written before any
-// point runs, rather than failing after the whole sweep. A file that
-// did not exist is removed again.
-func (o *sweepOptions) checkOutputs() error {
-	for _, f := range []struct{ flag, path string }{{"--plot", o.plot}, {"--cdf", o.cdf}} {
-		if f.path == "" {
-			continue
-		}
-		_, statErr := os.Stat(f.path)
-		w, err := os.OpenFile(f.path, os.O_WRONLY|os.O_CREATE, 0o666)
-		if err != nil {
-			return fmt.Errorf("%s: cannot write %s: %w", f.flag, f.path, err)
-		}
-		w.Close()
-		if os.IsNotExist(statErr) {
-			os.Remove(f.path)
+// checkOutputs checks every file the sweep writes against the output
+// policy before any point runs (rather than failing after the whole
+// sweep), and opens the trace-event file. The inputs are the sweep file
+// and the first point's traces.
+func (o *sweepOptions) checkOutputs(grid *sweep.Grid) error {
+	inputs := []outfile.Input{{Name: "--config", Path: o.config}}
+	if p, err := grid.Point(0); err == nil {
+		if x, err := parsePoint(p, o.config); err == nil {
+			inputs = append(inputs, experimentInputs(nil, x)...)
 		}
 	}
-	return nil
+	o.out = outfile.Policy{Force: o.force, Inputs: inputs}
+	var targets []outfile.Target
+	if o.plot != "" {
+		targets = append(targets, outfile.Target{Name: "--plot", Path: o.plot, Exts: plotExts})
+	}
+	if o.cdf != "" {
+		targets = append(targets, outfile.Target{Name: "--cdf", Path: o.cdf, Exts: plotExts})
+	}
+	if o.trace.path != "" {
+		targets = append(targets, outfile.Target{Name: "--trace-events", Path: o.trace.path, Exts: traceEventExts})
+	}
+	if err := o.out.Check(targets...); err != nil {
+		return err
+	}
+	return o.trace.out.open(o.out)
 }
 
 // plotMetric is the metric --plot draws: the first --metric, else iops.

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/raidsim/raidsim/sweep"
+
 	"github.com/raidsim/raidsim/metrics"
 )
 
@@ -74,11 +76,13 @@ func TestSweepPlotUnwritableFailsFirst(t *testing.T) {
 		code, out, errOut := runCLI(t, "sweep", "--config", cfg, flag, bad)
 		assert.Equal(t, 1, code)
 		assert.Empty(t, out)
-		assert.Contains(t, errOut, flag+": cannot write "+bad)
+		assert.Contains(t, errOut, flag+" "+bad+": the directory "+filepath.Dir(bad)+" does not exist")
 	}
-	sw := &sweepOptions{plot: filepath.Join(t.TempDir(), "fresh.svg")}
-	require.NoError(t, sw.checkOutputs())
-	_, err := os.Stat(sw.plot)
+	sw := &sweepOptions{plot: filepath.Join(t.TempDir(), "fresh.svg"), config: cfg}
+	grid, err := sweep.NewGrid(map[string]any{}, nil)
+	require.NoError(t, err)
+	require.NoError(t, sw.checkOutputs(grid))
+	_, err = os.Stat(sw.plot)
 	assert.True(t, os.IsNotExist(err), "the check leaves no empty file")
 }
 

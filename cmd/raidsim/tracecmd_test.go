@@ -149,7 +149,7 @@ func TestTraceCommandErrors(t *testing.T) {
 		{[]string{"run", "--trace", bad, "--speed", "0"}, "--speed"},
 		{[]string{"gen", "--rw", "randread"}, "--out"},
 		{[]string{"gen", "--out", filepath.Join(dir, "x"), "--to", "xml"}, "--to"},
-		{[]string{"convert", bad}, "want an input and an output file"},
+		{[]string{"convert", bad}, "OUT is missing after IN"},
 		{[]string{"convert", bad, filepath.Join(dir, "o.csv")}, `bad.csv:2: offset`},
 	}
 	for _, c := range cases {
@@ -208,7 +208,7 @@ func TestConvertNeverOverwritesItsInput(t *testing.T) {
 					args = append(args, "--force")
 				}
 				code, _, errOut := runCLI(t, args...)
-				assertOneLineError(t, code, errOut, "is the input")
+				assertOneLineError(t, code, errOut, "is the same file as the input")
 				got, err := os.ReadFile(in)
 				require.NoError(t, err)
 				assert.Equal(t, want, got)
@@ -217,7 +217,7 @@ func TestConvertNeverOverwritesItsInput(t *testing.T) {
 	}
 	t.Run("symlink as input", func(t *testing.T) {
 		code, _, errOut := runCLI(t, "convert", filepath.Join(dir, "link.csv"), in, "--force")
-		assertOneLineError(t, code, errOut, "is the input")
+		assertOneLineError(t, code, errOut, "is the same file as the input")
 		got, err := os.ReadFile(in)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)

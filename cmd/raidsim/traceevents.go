@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"time"
 
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/lifelog"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/traceevents"
@@ -33,6 +33,7 @@ var traceEventFlags = []*runFlag{
 type traceEventsOut struct {
 	path string
 	log  lifelog.Log
+	file *outfile.File // opened before the run, committed after it
 }
 
 // traceEventsOf reads the trace-event flags: nil without --trace-events.
@@ -78,25 +79,40 @@ func (t *traceEventsOut) observer() *sim.Observer {
 	return t.log.Observer()
 }
 
+// open checks the file against the output policy and opens it, before
+// the run, so that a bad name fails before the work.
+func (t *traceEventsOut) open(p outfile.Policy) error {
+	if t == nil {
+		return nil
+	}
+	f, err := p.Create(outfile.Target{Name: "--trace-events", Path: t.path, Exts: traceEventExts})
+	t.file = f
+	return err
+}
+
+// abort removes the file opened, if it was not written.
+func (t *traceEventsOut) abort() {
+	if t != nil {
+		t.file.Abort()
+	}
+}
+
 // write writes the file, and says on stderr what was left out.
 func (t *traceEventsOut) write(stderr io.Writer) error {
 	if t == nil {
 		return nil
 	}
-	f, err := os.Create(t.path)
-	if err != nil {
-		return fmt.Errorf("--trace-events: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	err = traceevents.Write(w, &t.log)
+	w := bufio.NewWriter(t.file)
+	err := traceevents.Write(w, &t.log)
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		return fmt.Errorf("--trace-events: %s: %w", t.path, err)
+		t.file.Abort()
+		return fmt.Errorf("--trace-events %s: %w", t.path, err)
+	}
+	if err := t.file.Commit(); err != nil {
+		return err
 	}
 	if t.log.Cut > 0 {
 		fmt.Fprintf(stderr, "trace events: %s holds the first %d requests and destages, to %.3f ms of virtual time; "+

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/raidsim/raidsim/calibrate"
 	"github.com/raidsim/raidsim/disk/disksim"
+	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/metrics"
 )
 
@@ -118,6 +118,7 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	format := fs.String("format", "validate", "trace format: validate, or auto, blkparse:DC, csv, msr, systor17 for traces with measured times")
 	maxReq := fs.Int("max-requests", 0, "score the first N requests of the trace (0: all)")
 	plot := fs.String("plot", "", "plot the two CDFs: \"-\" or \"text\" for a text plot, FILE.svg for an SVG")
+	force := fs.Bool("force", false, forceUsage)
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "list the model parameters the drive does not use")
 	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, validateHelp, fs) }, nil)
@@ -133,12 +134,21 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	if *maxReq < 0 {
 		return usagef("--max-requests %d: want 0 (all) or more", *maxReq)
 	}
+	out := outfile.Policy{Force: *force, Inputs: []outfile.Input{{Name: "--disksim", Path: *parv}, {Name: "--trace", Path: *tr}}}
+	plotFile := outfile.Target{Name: "--plot", Path: *plot, Exts: []string{".svg"}}
+	filePlot := *plot != "" && *plot != "-" && *plot != "text"
+	if filePlot {
+		if err := out.Check(plotFile); err != nil {
+			return err
+		}
+	}
 	res, rep, err := validate(*parv, *tr, *format, *maxReq)
 	if err != nil {
 		return err
 	}
-	if *plot != "" && *plot != "-" && *plot != "text" {
-		if err := os.WriteFile(*plot, cdfSVG(&res), 0o644); err != nil {
+	if filePlot {
+		out = out.With(modelInputs(rep.Files)...)
+		if err := out.WriteBytes(plotFile, cdfSVG(&res)); err != nil {
 			return err
 		}
 	}
