@@ -489,7 +489,7 @@ func (h *releaseHandler) HandleEvent(now sim.Time, _ any) {
 	for _, c := range held {
 		c.refs--
 		switch {
-		case c.done: // timed out while held
+		case c.done && !c.cached: // timed out while held (a cached write was acknowledged: it still goes below)
 			d.release(c)
 		case d.st.Failed:
 			c.err = d.errFail
@@ -512,7 +512,7 @@ func (h *sendHandler) HandleEvent(_ sim.Time, arg any) {
 	c := arg.(*child)
 	c.refs--
 	switch {
-	case c.done: // timed out while delayed
+	case c.done && !c.cached: // timed out while delayed
 		h.d.release(c)
 	case h.d.st.Failed:
 		c.err = h.d.errFail

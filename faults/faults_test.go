@@ -263,6 +263,32 @@ func TestTimedOutReadKeepsItsBuffer(t *testing.T) {
 	assert.Equal(t, make([]byte, 512), r.Data)
 }
 
+// TestCachedWriteHeldBehindRecoveryLands: a write the volatile cache
+// acknowledged while the drive was busy recovering an unreadable sector
+// (or delayed as a slow response) reaches the medium once the drive is
+// free; it used to be dropped as if the host had given up on it, the
+// data lost though acknowledged and no power lost (found by the fault
+// campaign, internal/campaign seed 19).
+func TestCachedWriteHeldBehindRecoveryLands(t *testing.T) {
+	for _, slow := range []bool{false, true} {
+		cfg := faults.Config{WriteCache: true, BadSectors: []int64{100}, ERC: faults.TLER}
+		if slow {
+			cfg = faults.Config{WriteCache: true, SlowFraction: 1, SlowDelay: time.Second}
+		}
+		d, mem, eng := wrap(t, 1, 1<<20, time.Millisecond, cfg)
+		r := &sim.Request{Op: sim.Read, Offset: 100 * 512, Length: 512, Done: func(*sim.Request) {}}
+		require.NoError(t, d.Submit(r))
+		eng.RunUntil(sim.Time(2 * time.Millisecond)) // the drive is recovering now
+		w := do(t, eng, d, sim.Write, 0, 512, []byte{9: 9, 511: 0})
+		require.NoError(t, w.Err)
+		got := make([]byte, 512)
+		_, err := mem.ReadAt(got, 0)
+		require.NoError(t, err)
+		assert.Equal(t, byte(9), got[9], "slow %v: the acknowledged write is on the medium", slow)
+		assert.Empty(t, d.Unpersisted())
+	}
+}
+
 // TestRulesCompose: predicates combine; the first matching rule decides.
 func TestRulesCompose(t *testing.T) {
 	errInjected := errors.New("injected")
