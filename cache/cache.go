@@ -92,6 +92,9 @@ type Cache struct {
 	// superseded by a write sent around the cache or lost in a crash:
 	// it left the cache without a destage (see Stats.CoalescedWrites).
 	droppedWrites float64
+	// failedDestages are the ranges of acknowledged data lost because
+	// the device below failed their destage (LostRanges).
+	failedDestages []Extent
 }
 
 // host is the cache's record of one request from above.

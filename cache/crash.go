@@ -60,6 +60,16 @@ func (c *Cache) Crash() []Extent {
 	return lost
 }
 
+// LostRanges returns the ranges of acknowledged data the cache lost
+// because the device below failed their destage (an array that lost
+// members, say), sorted by offset and merged: the data Stats.
+// DestageErrors counts. A failed destage is not retried, so reads there
+// return what the device below holds, which may be older data or (where
+// a destage spanning stripes landed in part) the acknowledged data.
+func (c *Cache) LostRanges() []Extent {
+	return mergeExtents(slices.Clone(c.failedDestages))
+}
+
 // mergeExtents sorts xs by offset and merges extents that overlap or
 // touch.
 func mergeExtents(xs []Extent) []Extent {

@@ -271,6 +271,7 @@ func (c *Cache) destageDone(ch *child) {
 			// The data is gone: a failed destage is not retried.
 			c.st.DestageErrors++
 			c.st.LostBytes += p.end - p.off
+			c.failedDestages = append(c.failedDestages, Extent{p.off, p.end - p.off})
 		}
 	}
 	c.noteDirty()
