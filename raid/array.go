@@ -83,6 +83,7 @@ const (
 	kFlush
 	kRebuild
 	kTrim
+	kRepair // a read error's repair, ordered with writes (md freezes the array for it)
 )
 
 // op is one parent request (or one rebuild step) in flight.
@@ -99,6 +100,8 @@ type op struct {
 	mirrored bool     // writes to two or more copies are in flight
 	row      int64    // rebuild step: the stripe unit row
 	rb       *rebuild // rebuild step: the rebuild it belongs to
+	parent   *op      // repair: the read it serves
+	rep      repairAt // repair: what to repair
 }
 
 // child is one request to a member.
@@ -268,8 +271,11 @@ func (a *Array) avail(m int, row int64) bool {
 	return a.rb != nil && a.rb.active && a.rb.member == m && row < a.rb.row
 }
 
+// conflicts reports whether p and o touch the same bytes and one of them
+// changes them: reads never wait for reads, nor repairs for reads.
 func conflicts(p, o *op) bool {
-	return p.lo < o.hi && o.lo < p.hi && (p.kind != kRead || o.kind != kRead)
+	readish := func(x *op) bool { return x.kind == kRead || x.kind == kRepair }
+	return p.lo < o.hi && o.lo < p.hi && !(readish(p) && readish(o) && (p.kind == kRead || o.kind == kRead))
 }
 
 // track enters o in the ordering list and starts it unless an earlier
@@ -348,6 +354,8 @@ func (a *Array) start(o *op) {
 		a.startRebuildStep(o)
 	case kTrim:
 		a.startTrim(o)
+	case kRepair:
+		a.startRepair(o)
 	}
 	o.pending--
 	if o.pending == 0 {
@@ -469,11 +477,19 @@ func (a *Array) lost(o *op, row int64) error {
 			failed = append(failed, i)
 		}
 	}
-	what := "rebuild"
-	if o.r != nil {
-		what = o.r.String()
+	return fmt.Errorf("raid: %s: %s: stripe %d: members %v have failed: %w", a.name, o.what(), row, failed, ErrDataLost)
+}
+
+// what names o in errors: its request, the read a repair serves, or a
+// rebuild step.
+func (o *op) what() string {
+	switch {
+	case o.r != nil:
+		return o.r.String()
+	case o.parent != nil && o.parent.r != nil:
+		return o.parent.r.String()
 	}
-	return fmt.Errorf("raid: %s: %s: stripe %d: members %v have failed: %w", a.name, what, row, failed, ErrDataLost)
+	return "rebuild"
 }
 
 func (o *op) fail(err error) {
@@ -569,11 +585,7 @@ func (a *Array) childEnded(c *child, err error) {
 		ms.errors++
 		a.memberError(c, err)
 		if !a.absorb(c, err) {
-			what := "rebuild"
-			if o.r != nil {
-				what = o.r.String()
-			}
-			o.fail(fmt.Errorf("raid: %s: %s: member %d: %v: %w", a.name, what, c.member, q, err))
+			o.fail(fmt.Errorf("raid: %s: %s: member %d: %v: %w", a.name, o.what(), c.member, q, err))
 			if so != nil {
 				so.failed = true
 			}
@@ -622,6 +634,18 @@ func (a *Array) opDone(o *op) {
 func (a *Array) finish(o *op) {
 	if o.mirrored {
 		a.updatesInFlight--
+	}
+	if o.kind == kRepair {
+		if o.tracked {
+			a.untrack(o)
+		}
+		parent := o.parent
+		if o.err != nil {
+			parent.fail(o.err)
+		}
+		a.putOp(o)
+		a.opDone(parent)
+		return
 	}
 	if o.kind == kRebuild {
 		// Move the rebuild cursor before waking the writes that waited

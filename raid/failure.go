@@ -199,9 +199,5 @@ func (a *Array) recordLost(m int, off, n int64) {
 // unrecoverable returns the error of a read whose data a read error
 // made unrecoverable, the ranges recorded as lost.
 func (a *Array) unrecoverable(o *op, m int, off, n int64) error {
-	what := "rebuild"
-	if o.r != nil {
-		what = o.r.String()
-	}
-	return fmt.Errorf("raid: %s: %s: member %d unreadable at %d+%d with no redundancy left: %w", a.name, what, m, off, n, ErrLostInRebuild)
+	return fmt.Errorf("raid: %s: %s: member %d unreadable at %d+%d with no redundancy left: %w", a.name, o.what(), m, off, n, ErrLostInRebuild)
 }

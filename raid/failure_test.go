@@ -172,6 +172,72 @@ func TestWriteErrorKicksMember(t *testing.T) {
 	}
 }
 
+// TestRAID10LosesOnlyThePair: a read error on a RAID 10 member whose
+// mirror has failed loses that range of the pair, and nothing of
+// another pair that also lacks a member (found by the fault campaign,
+// seed 916: the array named the other pair's range lost too).
+func TestRAID10LosesOnlyThePair(t *testing.T) {
+	eng := sim.NewEngine(1)
+	devs := make([]sim.Device, 4)
+	var fd []*faults.Device
+	for i := range devs {
+		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20})
+		require.NoError(t, err)
+		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
+		require.NoError(t, err)
+		devs[i], fd = f, append(fd, f)
+	}
+	a, err := raid.New(eng, raid.Config{Level: raid.RAID10, StripeUnit: 4096}, devs, "md0", nil)
+	require.NoError(t, err)
+	require.NoError(t, a.Fail(1)) // pair 0 on member 0 alone
+	require.NoError(t, a.Fail(3)) // pair 1 on member 2 alone
+	fd[0].MarkBad(1)              // logical chunk 0, sector 1
+	err = do(t, eng, a, sim.Read, 0, 4096)
+	require.ErrorIs(t, err, raid.ErrLostInRebuild)
+	assert.Equal(t, []raid.Extent{{Offset: 0, Length: 4096}}, a.LostRanges(), "pair 0's chunk only")
+	assert.NoError(t, do(t, eng, a, sim.Read, 4096, 4096), "pair 1 reads on")
+}
+
+// TestRepairIsOrderedWithWrites: a read error's repair reads another
+// copy and rewrites the bad member; a write to the same range arriving
+// meanwhile waits for it (md freezes the array for fix_read_error), so
+// the repair never writes back bytes older than an acknowledged write
+// (found by the fault campaign, seed 938: the rewrite landed after the
+// write on one member, leaving the mirrors disagreeing and the newer
+// data lost there).
+func TestRepairIsOrderedWithWrites(t *testing.T) {
+	eng := sim.NewEngine(1)
+	lat := []time.Duration{100 * time.Microsecond, 20 * time.Millisecond}
+	devs := make([]sim.Device, 2)
+	var mems []*simtest.MemDevice
+	var fd []*faults.Device
+	for i := range devs {
+		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20, ReadLatency: time.Millisecond, WriteLatency: lat[i]})
+		require.NoError(t, err)
+		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
+		require.NoError(t, err)
+		devs[i], mems, fd = f, append(mems, m), append(fd, f)
+	}
+	a, err := raid.New(eng, raid.Config{Level: raid.RAID1, StripeUnit: 4096}, devs, "md0", nil)
+	require.NoError(t, err)
+	fd[0].MarkBad(1)
+	r := &sim.Request{Op: sim.Read, Offset: 0, Length: 4096, Data: make([]byte, 4096), Done: func(*sim.Request) {}}
+	require.NoError(t, a.Submit(r))
+	eng.RunUntil(sim.Time(faults.TLER + 500*time.Microsecond)) // the repair is reading disk1
+	neu := bytes.Repeat([]byte{0x5a}, 4096)
+	w := &sim.Request{Op: sim.Write, Offset: 0, Length: 4096, Data: neu, Done: func(*sim.Request) {}}
+	require.NoError(t, a.Submit(w))
+	eng.Run()
+	require.NoError(t, r.Err)
+	require.NoError(t, w.Err)
+	for i, m := range mems {
+		got := make([]byte, 4096)
+		_, err := m.ReadAt(got, 0)
+		require.NoError(t, err)
+		assert.Equal(t, neu, got, "member %d holds the acknowledged write", i)
+	}
+}
+
 // TestTimeoutMismatchKicksDesktopDrive: md's behaviour with a drive that
 // retries an unreadable sector longer than the host waits (the Linux
 // RAID wiki's "timeout mismatch"). A desktop drive (2 minutes of

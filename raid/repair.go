@@ -69,17 +69,52 @@ func (a *Array) LostBytes() int64 {
 	return n
 }
 
+// repairAt is what a repair rewrites: member bytes [off, off+n) and the
+// parent's bytes they fill.
+type repairAt struct {
+	member int
+	off, n int64
+	dst    []byte
+}
+
 // repair serves a plain member read that failed (an unreadable sector,
 // a timeout) while the member is still in the array, as md does on a
 // read error: RAID 5 XORs the stripe's other members, RAID 6 solves
 // with P and Q, a mirror reads another copy; the bytes go to the parent
 // and are written back to the member, which remaps the sector (a
-// rewrite that fails fails the member). With no redundancy left there
-// the data is lost: the ranges are recorded (md's bad block log) and
-// the read fails. It reports whether it took the read over.
+// rewrite that fails fails the member). The repair is an op of its own,
+// ordered with the writes to its range (md freezes the array while it
+// fixes a read error), so the bytes it rewrites are never older than a
+// write acknowledged meanwhile: it waits for the writes in flight, and
+// later ones wait for it (when the read itself is ordered, it already
+// is). It reports that it took the read over.
 func (a *Array) repair(c *child) bool {
-	o, m, q := c.o, c.member, &c.req
-	row := q.Offset / a.u
+	q := &c.req
+	ro := a.getOp()
+	ro.kind, ro.parent = kRepair, c.o
+	ro.rep = repairAt{member: c.member, off: q.Offset, n: q.Length, dst: c.dst}
+	ro.lo, ro.hi = q.Offset, q.End()
+	if a.m.Level != RAID1 {
+		l, _ := a.m.Logical(Addr{Member: c.member, Offset: q.Offset})
+		ro.lo, ro.hi = l, l+q.Length
+	}
+	c.o.pending++
+	if c.o.tracked {
+		// The read is in the ordering list: the writes before it are
+		// done and those after it wait for it, repair included.
+		a.start(ro)
+	} else {
+		a.track(ro)
+	}
+	return true
+}
+
+// startRepair reads the redundancy for repair op o, once no write to its
+// range is in flight; with no redundancy left there the data is lost:
+// the ranges are recorded (md's bad block log) and the read fails.
+func (a *Array) startRepair(o *op) {
+	m, off, n := o.rep.member, o.rep.off, o.rep.n
+	row := off / a.u
 	a.cand = a.cand[:0]
 	switch a.m.Level {
 	case RAID5:
@@ -108,17 +143,16 @@ func (a *Array) repair(c *child) bool {
 		}
 	}
 	if len(a.cand) == 0 {
-		a.loseRow(o, m, row, q.Offset, q.Length, -1)
-		return true
+		a.loseRow(o, m, row, off, n, -1)
+		return
 	}
 	so := a.getSO(o, soRepair)
-	so.stripe, so.target, so.moff, so.mlen, so.member = row, c.dst, q.Offset, q.Length, m
+	so.stripe, so.target, so.moff, so.mlen, so.member = row, o.rep.dst, off, n, m
 	o.pending++
 	a.ct.repairs++
 	for _, p := range a.cand {
 		a.repairRead(so, p)
 	}
-	return true
 }
 
 // repairRead reads so's range from source member p.
@@ -133,10 +167,14 @@ func (a *Array) repairRead(so *stripeOp, p int) {
 
 // loseRow records as lost (md's bad block log) the bytes [off, off+n)
 // of member m, of member also when it is not -1, and of every member
-// unavailable at row, and fails o with ErrLostInRebuild: a read error
-// met with no redundancy left there.
+// unavailable at row that shares m's redundancy (a RAID 10 pair, else
+// every member), and fails o with ErrLostInRebuild: a read error met
+// with no redundancy left there.
 func (a *Array) loseRow(o *op, m int, row, off, n int64, also int) {
 	for p := range a.n {
+		if a.m.Level == RAID10 && p^1 != m && p != m {
+			continue
+		}
 		if p == m || p == also || !a.avail(p, row) {
 			a.recordLost(p, off, n)
 		}
