@@ -29,6 +29,11 @@ var allowedImports = map[string][]string{
 	// internal/samplegen writes testdata/traces; its output is checked in.
 	"internal/samplegen":  {},
 	"internal/shareddata": {},
+	// testhooks are switches tests flip to break the model on purpose.
+	"internal/testhooks": {},
+	// campaign draws fault schedules over small arrays with real bytes
+	// and checks what every acknowledged write reads back as.
+	"internal/campaign": {"sim", "raid", "raid/crashcheck", "faults", "cache", "simtest"},
 	// keypath is the one parser of key paths (spec, sweep, the CLI).
 	"internal/keypath": {},
 	// outfile is the one output policy: every file raidsim writes.
@@ -41,7 +46,7 @@ var allowedImports = map[string][]string{
 	"disk":         {"sim", "drive", "internal/counters"},
 	"disk/disksim": {"sim", "disk"},
 	"ssd":          {"sim", "drive"},
-	"raid":         {"sim"},
+	"raid":         {"sim", "internal/testhooks"},
 	"cache":        {"sim", "github.com/google/btree"},
 	"host":         {"sim", "cache"},
 	"faults":       {"sim"},
@@ -95,6 +100,8 @@ var testImports = map[string][]string{
 	// raid's tests fail members the way drives fail: behind fault
 	// wrappers that time out and fail outright.
 	"raid": {"faults"},
+	// The campaign's tests break the model on purpose and see it caught.
+	"internal/campaign": {"internal/testhooks"},
 	// The generator's test reads back the traces it wrote.
 	"internal/samplegen": {"sim", "trace"},
 	// The root's tests check whole stacks against the layers' own figures
