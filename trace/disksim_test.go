@@ -119,6 +119,9 @@ func TestSniffDiskSimFormats(t *testing.T) {
 		{"12.5 3 64 16 0x1c", true, false},
 		{"R Hit 265552 2 14901.000000 4757.708232", false, true},
 		{"W Miss 1 2 3 4", false, true},
+		{"R Doub 1 2 3 4", false, true}, // DiskSim's validated traces have
+		{"W Trip 1 2 3 4", false, true}, // these hit types too
+		{"W Quad 1 2 3 4", false, false},
 		{"R Hit 1 2 3", false, false},
 		{"1,2,3,4,5", false, false},
 		{"x 0 1 1 1", false, false},

@@ -21,7 +21,8 @@ import (
 // service time and next_interarrival_us the idle gap, after it completed,
 // before the next request was issued (both in microseconds, with
 // decimals). The Hit/Miss column is read but not used (the shared traces
-// hold a placeholder).
+// hold a placeholder); DiskSim 4.0 also takes Doub and Trip there, and
+// so does this reader.
 //
 // Records carry the measured service time in Measured, and the gaps in
 // Time: Time is the request's issue time on the measured drive, from 0
@@ -78,9 +79,9 @@ func (v *ValidateReader) parse(line []byte) (Record, error) {
 		return Record{}, v.lr.errorf("type", "want R or W, got %q", v.field[0])
 	}
 	switch string(v.field[1]) {
-	case "Hit", "Miss", "hit", "miss", "H", "M":
+	case "Hit", "Miss", "Doub", "Trip", "hit", "miss", "H", "M":
 	default:
-		return Record{}, v.lr.errorf("hit", "want Hit or Miss, got %q", v.field[1])
+		return Record{}, v.lr.errorf("hit", "want Hit, Miss, Doub or Trip, got %q", v.field[1])
 	}
 	blk, err := strconv.ParseInt(string(v.field[2]), 10, 64)
 	if err != nil || blk < 0 || blk > math.MaxInt64/512 {
@@ -269,7 +270,7 @@ func sniffValidate(line []byte) bool {
 		return false
 	}
 	switch string(f[1]) {
-	case "Hit", "Miss", "hit", "miss", "H", "M":
+	case "Hit", "Miss", "Doub", "Trip", "hit", "miss", "H", "M":
 		return true
 	}
 	return false
