@@ -1,0 +1,307 @@
+package exact
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Model is a DiskSim 4.0 disk and the path from the host to it, with
+// every value as DiskSim's loader stores it (package disk/disksim reads
+// the files into one). Times are in milliseconds unless a field says
+// picoseconds.
+type Model struct {
+	// Layout is the dm_layout_g1.
+	Layout Layout
+	// Mech is the dm_mech_g1.
+	Mech Mech
+	// Disk is the disksim_disk block's controller and buffer.
+	Disk Disk
+	// Queue is the disk's scheduler; DriverQueue the driver's.
+	Queue, DriverQueue Queue
+	// DriverQueueing is the driver's "Use queueing in subsystem".
+	DriverQueueing bool
+	// Bus is the bus the disk sits on.
+	Bus Bus
+	// Controller, when not nil, sits between the driver's bus (TopBus)
+	// and Bus.
+	Controller *Controller
+	// TopBus is the driver's bus when a controller sits below it.
+	TopBus Bus
+}
+
+// Layout is a dm_layout_g1.
+type Layout struct {
+	// Mapping is the LBN-to-PBN mapping scheme, 0-2.
+	Mapping int
+	// Sparing is the sparing scheme, 1-10 (DiskSim rejects 0).
+	Sparing int
+	// RangeSize is the "Rangesize for sparing", cylinders.
+	RangeSize int
+	// Surfaces and Cylinders are the dm_disk's "Number of data surfaces"
+	// and "Number of cylinders".
+	Surfaces, Cylinders int
+	// Zones are the zones in file order.
+	Zones []Zone
+}
+
+// Zone is a dm_layout_g1_zone as loaded. Angles are in 2^-32 of a
+// revolution, converted as the source converts them: skews and offsets
+// given in sectors are truncated to whole sectors first.
+type Zone struct {
+	FirstCyl, LastCyl, BlocksPerTrack int
+	EmptySpace, Spares                int
+	FirstBlockAngle, TrackSkew        uint32
+	CylSkew                           uint32
+	// Slips and the defect pairs, in file order.
+	Slips, Defects, Remaps []int
+}
+
+// Mech is a dm_mech_g1 as loaded.
+type Mech struct {
+	// SeekType is 0 constant, 1 linear, 2 curve, 3 hpl, 4 hplplus10, 5
+	// extracted (mech_g1.h disk_seek_t).
+	SeekType int
+	// SeekTime, Single, Average and Full are the "Constant seek time",
+	// "Single cylinder seek time", "Average seek time" and "Full strobe
+	// seek time" as DiskSim stores them: the millisecond figure truncated
+	// into a picosecond field. Single is replaced by the sixth HPL value
+	// when that is not -1.
+	SeekTime, Single, Average, Full int64
+	// WriteSettle and HeadSwitch are in picoseconds.
+	WriteSettle, HeadSwitch int64
+	// HPLV1 is V1 of the HPL equation (cylinders); HPL[1..5] are V2..V6
+	// in picoseconds (V6 -1 when not given); HPL[0] is never loaded by
+	// DiskSim and compared with the seek distance by its hpl seek type:
+	// DiskSim 4.0's value there is 0.
+	HPLV1 int
+	HPL   [6]int64
+	// First10 are the first ten seek times, picoseconds.
+	First10 [10]int64
+	// CurveDist and CurveTime are the extracted seek curve (ps).
+	CurveDist []int
+	CurveTime []int64
+	// CurveBeforeDist and CurveBeforeTime are what the source reads
+	// before the curve's first entry (see dm_mech_g1_seek_extracted).
+	CurveBeforeDist int
+	CurveBeforeTime int64
+	// RPM is the rotation speed.
+	RPM int
+}
+
+// Disk is a disksim_disk's controller and buffer as DiskSim keeps them
+// after its post-load adjustments (disk_postpass_perdisk): times in ms.
+type Disk struct {
+	Overhead, TimeScale, BlockTime                            float64
+	HoldBusRead, HoldBusWrite                                 bool
+	AlmostReadHits                                            bool
+	SneakyFullHits, SneakyPartialHits, SneakyIntermediateHits bool
+	ReadHitsOnWrites, WritePrebuffering                       bool
+	Preseek                                                   int
+	NeverDisconnect                                           bool
+	MaxQueue                                                  int
+	WriteHitStopsReadAhead, ReadDirect, ImmedTransferPartial  bool
+	ReadAnyFree                                               bool
+	Segments, WriteSegments                                   int
+	SeparateWriteSegment                                      bool
+	SegmentSize                                               int
+	LowWater, HighWater                                       float64
+	WaterByRequest, Caching                                   bool
+	ContRead, MinReadAhead, MaxReadAhead                      int
+	// KeepRequestData is 1 - "Read-ahead over requested" for 0 and 1,
+	// and -1 for -1, as the post-load pass leaves it.
+	KeepRequestData    int
+	ReadAheadOnIdleHit bool
+	FastWrite          int
+	CombineWrites      bool
+	StopInSector       bool
+	DisconnectInSeek   bool
+	ImmedRead          bool
+	ImmedWrite         bool
+
+	ReadHitAfterRead, ReadHitAfterWrite     float64
+	ReadMissAfterRead, ReadMissAfterWrite   float64
+	WriteHitAfterRead, WriteHitAfterWrite   float64
+	WriteMissAfterRead, WriteMissAfterWrite float64
+	ReadCompletion, WriteCompletion         float64
+	DataPreparation                         float64
+	FirstReselect, OtherReselect            float64
+	ReadDisconnectAfterRead                 float64
+	ReadDisconnectAfterWrite                float64
+	WriteDisconnect                         float64
+
+	ExtraWriteDisconnect                                bool
+	ExtraCommand, ExtraDisconnect, ExtraInterDisconnect float64
+	ExtraDisconnect2, ExtraSeekDelta, MinimumSeekDelay  float64
+}
+
+// Queue is a disksim_ioqueue: its scheduling policy (only 1, FCFS, is
+// simulated exactly) and whether FCFS is absolute.
+type Queue struct {
+	Policy       int
+	AbsoluteFCFS bool
+	// CylMap is the cylinder mapping strategy: FCFS orders nothing by
+	// it, but strategy 6 (average sectors per cylinder) divides by a
+	// per-queue count DiskSim 4.0 never sets (ioqueue_get_cylinder_mapping),
+	// so the first request to enter the queue stops DiskSim.
+	CylMap int
+}
+
+// Bus is a disksim_bus.
+type Bus struct {
+	// Interleaved is type 2; type 1 is exclusively owned.
+	Interleaved bool
+	// ArbTime, ReadBlock and WriteBlock are the arbitration time and the
+	// block transfer times, ms.
+	ArbTime, ReadBlock, WriteBlock float64
+	// FIFO is arbitration type 2; type 1 grants a waiting bus to the
+	// highest slot (the disk, below its controller's slot 0).
+	FIFO bool
+}
+
+// Controller is a disksim_ctlr: type 1 (pass-through) or 2 (53C700).
+type Controller struct {
+	Type      int
+	TimeScale float64
+	BlockTime float64
+}
+
+// Check reports what of m DiskSim's loader rejects or the simulator
+// cannot run, every problem at once.
+func (m *Model) Check() error {
+	var errs []error
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Errorf("exact: "+f, a...)) }
+	l := &m.Layout
+	if l.Sparing < 1 || l.Sparing > 10 {
+		bad("sparing scheme %d: DiskSim 4.0 rejects it (dm_layout_g1_compute_blksinband knows 1-10)", l.Sparing)
+	}
+	if l.Mapping < 0 || l.Mapping > 2 {
+		bad("mapping scheme %d: unknown", l.Mapping)
+	}
+	if l.Surfaces < 1 {
+		bad("%d surfaces", l.Surfaces)
+	}
+	if len(l.Zones) == 0 {
+		bad("no zones")
+	}
+	if l.Sparing == sectPerRange && l.RangeSize < 1 {
+		bad("range size %d for sparing scheme 8", l.RangeSize)
+	}
+	for i, z := range l.Zones {
+		if z.BlocksPerTrack < 2 || z.LastCyl < z.FirstCyl || z.FirstCyl < 0 {
+			bad("zone %d: cylinders %d-%d, %d blocks per track", i, z.FirstCyl, z.LastCyl, z.BlocksPerTrack)
+		}
+		if len(z.Defects) != len(z.Remaps) {
+			bad("zone %d: defects and remaps differ in number", i)
+		}
+		if l.Sparing == trackSparing && len(z.Slips)+len(z.Defects) > z.Spares {
+			bad("zone %d: %d slips and %d defects outnumber its %d spare tracks: DiskSim 4.0 asserts (dm_layout_g1_initialize)", i, len(z.Slips), len(z.Defects), z.Spares)
+		}
+	}
+	if m.Mech.RPM < 1 {
+		bad("rotation speed %d rpm", m.Mech.RPM)
+	}
+	if m.Mech.SeekType == seekExtracted && len(m.Mech.CurveDist) == 0 {
+		bad("extracted seek type without a curve")
+	}
+	if m.Queue.Policy != schedFCFS || m.DriverQueue.Policy != schedFCFS {
+		bad("scheduling policies %d (disk) and %d (driver): only 1 (FCFS) is simulated exactly", m.Queue.Policy, m.DriverQueue.Policy)
+	}
+	d := &m.Disk
+	if d.Segments < 1 || d.SegmentSize < 1 || d.WriteSegments < 1 || d.WriteSegments > d.Segments {
+		bad("buffer: %d segments of %d blocks, %d write segments: DiskSim rejects it", d.Segments, d.SegmentSize, d.WriteSegments)
+	}
+	if d.SeparateWriteSegment && d.Segments <= 1 {
+		bad("a separate write segment needs two segments or more: DiskSim rejects it")
+	}
+	if m.Controller != nil && m.Controller.Type != ctlrPassThru && m.Controller.Type != ctlr53C700 {
+		bad("controller type %d: only 1 and 2 are simulated", m.Controller.Type)
+	}
+	return errors.Join(errs...)
+}
+
+// newSim builds a simulator in DiskSim's initial state.
+func newSim(m *Model) (*Sim, error) {
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	lay, err := newLayout(&m.Layout)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{m: m, lay: lay, p: m.Disk}
+	s.mech = newMech(&m.Mech, lay)
+	s.diskBus = &bus{id: 1, interleaved: m.Bus.Interleaved, fifo: m.Bus.FIFO, arbTime: m.Bus.ArbTime, readBlk: m.Bus.ReadBlock, writeBlk: m.Bus.WriteBlock}
+	if m.Controller != nil {
+		c := *m.Controller
+		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1}
+		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
+	} else {
+		s.diskBus.id = 0
+	}
+	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6}
+	dk := &s.d
+	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled}
+	dk.outState = diskIdle
+	dk.lastFlags = flagRead
+	dk.busOwned = -1
+	// disk_initialize builds the segment list by prepending; the
+	// dedicated write segment is the list's head.
+	for i := 0; i < m.Disk.Segments; i++ {
+		seg := &segment{outState: outIdle, state: segEmpty, size: m.Disk.SegmentSize, next: dk.segs}
+		if dk.segs != nil {
+			dk.segs.prev = seg
+		}
+		dk.segs = seg
+	}
+	if m.Disk.SeparateWriteSegment {
+		dk.writeSeg = dk.segs
+	}
+	return s, nil
+}
+
+// newLayout builds the layout's bands as layout_g1_load.c does.
+func newLayout(m *Layout) (*layout, error) {
+	l := &layout{scheme: m.Sparing, rangeSize: m.RangeSize, mapping: m.Mapping, surfaces: m.Surfaces, cylinders: m.Cylinders}
+	for i, z := range m.Zones {
+		b := band{startCyl: z.FirstCyl, endCyl: z.LastCyl, bpt: z.BlocksPerTrack, deadSpace: z.EmptySpace,
+			firstAngle: z.FirstBlockAngle, trackSkew: z.TrackSkew, cylSkew: z.CylSkew, spares: z.Spares,
+			slips: z.Slips, defects: z.Defects, remaps: z.Remaps, num: i}
+		b.sectorWidth = uint32((int64(1) << 32) / int64(b.bpt))
+		b.trkSpace = uint32((int64(1) << 32) % int64(b.bpt))
+		n, ok := l.bandBlocks(&b)
+		if !ok {
+			return nil, fmt.Errorf("exact: sparing scheme %d: %w (unknown sparing scheme)", l.scheme, ErrDiskSimAbort)
+		}
+		b.blocks = n
+		l.bands = append(l.bands, b)
+	}
+	l.firstLBN = make([]int, len(l.bands))
+	total := 0
+	for i := range l.bands {
+		l.firstLBN[i] = total
+		total += l.bands[i].blocks
+	}
+	l.sectors = total
+	if total <= 0 {
+		return nil, fmt.Errorf("exact: the layout maps %d blocks", total)
+	}
+	return l, nil
+}
+
+// newMech builds the mechanics.
+func newMech(m *Mech, l *layout) *mech {
+	return &mech{seekType: m.SeekType, seekTime: m.SeekTime, one: m.Single, avg: m.Average, full: m.Full,
+		writeDelta: m.WriteSettle, hplV1: m.HPLV1, hpl: m.HPL, first10: m.First10,
+		xDist: m.CurveDist, xTime: m.CurveTime, xBeforeDist: m.CurveBeforeDist, xBeforeTime: m.CurveBeforeTime, headSwitch: m.HeadSwitch,
+		period: msToPs(1000.0 / (float64(m.RPM) / 60.0)), lay: l}
+}
+
+// Sectors returns the number of LBNs the layout maps (dm_sectors after
+// DiskSim's count of the zones).
+func (m *Model) Sectors() (int, error) {
+	l, err := newLayout(&m.Layout)
+	if err != nil {
+		return 0, err
+	}
+	return l.sectors, nil
+}
