@@ -1,0 +1,572 @@
+package oracle
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+)
+
+// gen draws one model's values. Every dimension of the coverage list
+// (a parameter and its values, as the manuals define them) takes each of
+// its values in turn in a window of pairs, and random ones elsewhere, so
+// that a corpus of a few hundred pairs has every value several times.
+type gen struct {
+	i     int // the pair's index
+	r     *rand.Rand
+	used  map[string]string // dimension -> value chosen
+	total int               // the corpus size the windows are spread over
+	free  bool              // no value is forced
+	wild  bool              // values DiskSim always stops on may be drawn
+	vary  float64           // the chance that a dimension not forced leaves the base
+	force map[string]string // values set from outside (tests)
+	vals  map[string][]string
+}
+
+// window returns the forced value index of dimension name with n values
+// for pair i, or -1.
+func (g *gen) window(name string, n int) int {
+	if g.free {
+		return -1
+	}
+	h := 0
+	for _, c := range name {
+		h = h*31 + int(c)
+	}
+	if h < 0 {
+		h = -h
+	}
+	span := max(g.total-2*n, 1)
+	start := h % span
+	if g.i >= start && g.i < start+2*n {
+		return (g.i - start) % n
+	}
+	return -1
+}
+
+// pick chooses one of vals for dimension name and records it: the
+// value its coverage window forces, else mostly the first (the base
+// configuration, which DiskSim runs), else any.
+func (g *gen) pick(name string, vals ...string) string {
+	if g.vals != nil {
+		g.vals[name] = vals
+	}
+	if v, ok := g.force[name]; ok {
+		g.used[name] = v
+		return v
+	}
+	k := g.window(name, len(vals))
+	if k < 0 {
+		k = 0
+		if g.r.Float64() < g.vary {
+			k = g.r.IntN(len(vals))
+		}
+	}
+	g.used[name] = vals[k]
+	return vals[k]
+}
+
+// flag picks "0" or "1".
+func (g *gen) flag(name string) string { return g.pick(name, "0", "1") }
+
+func f6(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }
+
+// ms returns a time in ms: zero, small, or larger, as the dimension
+// picks it.
+func (g *gen) ms(name string, hi float64) string {
+	switch g.pick(name, "small", "zero", "large") {
+	case "zero":
+		return "0.000000"
+	case "small":
+		return f6(hi * 0.05 * g.r.Float64())
+	}
+	return f6(hi * (0.05 + 0.95*g.r.Float64()))
+}
+
+// Pair is a generated model and request stream.
+type Pair struct {
+	Index  int
+	Model  *Model
+	Stream StreamSpec
+	// Dims holds the value each coverage dimension took.
+	Dims map[string]string
+}
+
+// Generate returns pair i of a corpus of total pairs drawn from seed,
+// with a stream of n requests.
+//
+// Most of the values the manuals allow make DiskSim 4.0 stop or hang
+// in some combination (assertions, a division by zero, requests never
+// answered). A pair is therefore drawn again, keeping the values its
+// coverage windows force (for 50 draws, straying further from the base
+// configuration each time; freely after that), until exact
+// mode (which stops where DiskSim does) runs every request; every tenth
+// pair is kept as first drawn,
+// so that the corpus also checks that raidsim fails where DiskSim does.
+func Generate(i, total int, seed uint64, n int) Pair {
+	var p Pair
+	for attempt := 0; attempt < 100; attempt++ {
+		p = draw(i, total, seed, n, attempt)
+		if i%10 == 9 || runsAll(p) {
+			break
+		}
+	}
+	return p
+}
+
+// runsAll reports whether exact mode runs every request of p (ASCII
+// streams: all but those the end of the trace leaves outstanding).
+func runsAll(p Pair) bool {
+	recs := p.Stream.Requests()
+	o := RunExact(p.Model.Files(), p.Stream, recs, nil)
+	if o.Rejected {
+		return false
+	}
+	done := 0
+	for _, r := range o.Resp {
+		if !math.IsNaN(r) {
+			done++
+		}
+	}
+	return done >= len(recs)-8
+}
+
+func draw(i, total int, seed uint64, n, attempt int) Pair {
+	g := &gen{i: i, r: rand.New(rand.NewPCG(seed, uint64(i)<<8|uint64(attempt))), used: map[string]string{}, total: total,
+		free: attempt >= 50, wild: i%10 == 9, vary: min(0.1+0.02*float64(attempt%50), 0.8)}
+	if g.wild {
+		g.vary = 0.5
+	}
+	return g.pair(n)
+}
+
+// pair draws a model and a stream of n requests.
+func (g *gen) pair(n int) Pair {
+	m := &Model{}
+	g.layout(m)
+	g.mech(m)
+	g.path(m)
+	g.disk(m)
+	if g.used["segment size"] == "disk" {
+		fitSegmentToDisk(m)
+	}
+	size := m.BlockCount
+	if em, err := LoadFiles(m.Files()); err == nil {
+		if s, err := em.Sectors(); err == nil {
+			size = s
+		}
+	}
+	// DiskSim reads ahead past the disk's last block and stops (its
+	// zone lookup asserts), so streams mostly keep off the last eighth.
+	if g.pick("stream end", "short", "disk end") == "short" {
+		size -= size / 8
+	}
+	return Pair{Index: g.i, Model: m, Stream: g.stream(size, n), Dims: g.used}
+}
+
+// path sets the driver, its queue, the buses and the controller.
+func (g *gen) path(m *Model) {
+	m.Driver = []KV{{"type", "1"}, {"Constant access time", "0.0"}, {"Use queueing in subsystem", g.flag("driver queueing")}}
+	m.DriverSched = g.queue("driver")
+	m.DiskSched = g.queue("disk")
+	topo := g.pick("topology", "ctlr", "direct")
+	bus := func(name string) []KV {
+		return []KV{{"type", g.pick(name+" type", "1", "2")}, {"Arbitration type", g.pick(name+" arbitration", "1", "2")},
+			{"Arbitration time", g.ms(name+" arbitration time", 0.2)},
+			{"Read block transfer time", g.ms(name+" read block time", 0.05)},
+			{"Write block transfer time", g.ms(name+" write block time", 0.05)},
+			{"Print stats", "0"}}
+	}
+	m.TopBus = bus("top bus")
+	if topo == "direct" {
+		return
+	}
+	m.DiskBus = bus("disk bus")
+	scale := g.pick("controller scale", "0.0", "0.001", "0.02")
+	m.Ctlr = []KV{{"type", "1"}, {"Scale for delays", scale},
+		{"Bulk sector transfer time", g.ms("controller bulk time", 0.05)},
+		{"Maximum queue length", "0"}, {"Print stats", "0"}}
+}
+
+// queue returns an ioqueue: FCFS, absolute or not, with the other
+// values the manual lists that leave an FCFS queue's order alone.
+func (g *gen) queue(who string) []KV {
+	return []KV{{"Scheduling policy", "1"},
+		{"Cylinder mapping strategy", g.cylMap(who)},
+		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
+		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
+		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
+		{"Scheduling timeout scheme", "0"}, {"Timeout time/weight", "6"}, {"Timeout scheduling", "4"},
+		{"Scheduling priority scheme", "0"}, {"Priority scheduling", "4"}}
+}
+
+// withForce returns force with key set to val, without changing a
+// value already forced.
+func withForce(force map[string]string, key, val string) map[string]string {
+	if _, ok := force[key]; ok {
+		return force
+	}
+	f := map[string]string{key: val}
+	for k, v := range force {
+		f[k] = v
+	}
+	return f
+}
+
+// cylMap draws a queue's cylinder mapping strategy. Strategy 6 divides
+// by zero in DiskSim 4.0 at the first request (the queue's sectors per
+// cylinder are never set), so only the wild pairs draw it.
+func (g *gen) cylMap(who string) string {
+	vals := []string{"0", "1", "2", "3", "4", "5"}
+	if g.wild {
+		vals = append(vals, "6")
+	}
+	return g.pick(who+" cylinder mapping", vals...)
+}
+
+func (m *Model) slotsOf(z Zone) int {
+	first, _ := strconv.Atoi(Get(z.KV, "First cylinder number"))
+	last, _ := strconv.Atoi(Get(z.KV, "Last cylinder number"))
+	bpt, _ := strconv.Atoi(Get(z.KV, "Blocks per track"))
+	return (last - first + 1) * bpt * m.Surfaces
+}
+
+// layout sets the surfaces, cylinders and the G1 layout.
+func (g *gen) layout(m *Model) {
+	m.Surfaces = []int{1, 2, 3, 4, 6, 8}[g.r.IntN(6)]
+	if v := g.pick("surfaces", "several", "one"); v == "one" {
+		m.Surfaces = 1
+	}
+	nz := 1 + g.r.IntN(5)
+	if g.pick("zones", "several", "one") == "one" {
+		nz = 1
+	}
+	sparing, _ := strconv.Atoi(g.pick("sparing scheme", "9", "1", "2", "3", "4", "5", "6", "7", "8", "10"))
+	if g.r.IntN(60) == 0 {
+		sparing = 0 // DiskSim rejects it: the harness checks raidsim does too
+	}
+	revs := g.pick("skew units", "sectors", "revolutions", "default")
+	m.Layout = []KV{{"LBN-to-PBN mapping scheme", g.pick("mapping", "0", "1", "2")},
+		{"Sparing scheme used", strconv.Itoa(sparing)}}
+	rangeSize := 1 + g.r.IntN(6)
+	m.Layout = append(m.Layout, KV{"Rangesize for sparing", strconv.Itoa(rangeSize)})
+	if revs != "default" {
+		m.Layout = append(m.Layout, KV{"Skew units", revs})
+	}
+	bpt := 40 + g.r.IntN(400)
+	cyl := 0
+	for zi := 0; zi < nz; zi++ {
+		switch g.pick("zone boundary", "adjacent", "gap", "shared") {
+		case "gap":
+			if zi > 0 {
+				cyl += 1 + g.r.IntN(5)
+			}
+		case "shared":
+			if zi > 0 {
+				cyl--
+			}
+		}
+		n := 2 + g.r.IntN(40)
+		z := g.zone(m, zi, cyl, cyl+n-1, bpt, sparing, rangeSize, revs)
+		m.Zones = append(m.Zones, z)
+		cyl += n
+		bpt = max(12, bpt-g.r.IntN(bpt/4+1))
+	}
+	switch g.pick("cylinder count", "exact", "more", "fewer") {
+	case "exact":
+		m.Cyls = cyl
+	case "more":
+		m.Cyls = cyl + 1 + g.r.IntN(20)
+	default:
+		m.Cyls = max(1, cyl-1-g.r.IntN(3))
+	}
+	total := 0
+	for _, z := range m.Zones {
+		total += m.slotsOf(z)
+	}
+	m.BlockCount = total
+	if g.pick("block count", "slots", "other") == "other" {
+		m.BlockCount = total / 2
+	}
+}
+
+// zone returns one zone, its spares, slips and defects drawn for the
+// sparing scheme.
+func (g *gen) zone(m *Model, zi, first, last, bpt, sparing, rangeSize int, revs string) Zone {
+	cyls := last - first + 1
+	tracks := cyls * m.Surfaces
+	slots := tracks * bpt
+	kv := []KV{{"First cylinder number", strconv.Itoa(first)}, {"Last cylinder number", strconv.Itoa(last)},
+		{"Blocks per track", strconv.Itoa(bpt)}}
+	zrevs := revs == "revolutions"
+	if g.r.IntN(8) == 0 {
+		zrevs = !zrevs
+		if zrevs {
+			kv = append(kv, KV{"Skew units", "revolutions"})
+		} else {
+			kv = append(kv, KV{"Skew units", "sectors"})
+		}
+	}
+	angle := func(dim string) string {
+		if zrevs {
+			return f6(g.r.Float64())
+		}
+		switch g.pick(dim, "whole", "zero", "fraction") {
+		case "zero":
+			return "0.000000"
+		case "whole":
+			return fmt.Sprintf("%d.000000", g.r.IntN(bpt))
+		}
+		return f6(float64(g.r.IntN(bpt)) + g.r.Float64())
+	}
+	kv = append(kv, KV{"Offset of first block", angle("zone offset")})
+	empty := "0"
+	if g.pick("empty space", "none", "some") == "some" && zi == 0 {
+		empty = strconv.Itoa(g.r.IntN(bpt * 2))
+	}
+	kv = append(kv, KV{"Empty space at zone front", empty},
+		KV{"Skew for track switch", angle("track skew")}, KV{"Skew for cylinder switch", angle("cylinder skew")})
+	spares, slips, defects := g.sparing(sparing, cyls, tracks, slots, bpt, rangeSize, m.Surfaces)
+	kv = append(kv, KV{"Number of spares", strconv.Itoa(spares)}, KV{"slips", intList(slips)}, KV{"defects", intList(defects)})
+	return Zone{KV: kv}
+}
+
+func intList(xs []int) string {
+	if len(xs) == 0 {
+		return "[ ]"
+	}
+	s := "["
+	for i, x := range xs {
+		if i > 0 {
+			s += ","
+		}
+		s += " " + strconv.Itoa(x)
+	}
+	return s + " ]"
+}
+
+// sparing draws the zone's spares, slips and defect pairs: usually as
+// a real drive would have them (slips within the spares of their
+// region, defects moved to spare slots), sometimes degenerate (zero
+// spares with slips, defects outside the zone's mapped slots, unsorted
+// lists).
+func (g *gen) sparing(scheme, cyls, tracks, slots, bpt, rangeSize, surfaces int) (spares int, slips, defects []int) {
+	kind := g.pick("defects", "none", "slips", "defects", "both", "degenerate")
+	perCyl := bpt * surfaces
+	switch scheme {
+	case 1:
+		spares = g.r.IntN(4)
+	case 2, 4, 5, 6:
+		spares = g.r.IntN(max(2, perCyl/8))
+	case 3:
+		spares = g.r.IntN(max(2, bpt/8))
+	case 8:
+		spares = g.r.IntN(max(2, perCyl*rangeSize/8))
+	default:
+		spares = g.r.IntN(max(2, slots/16))
+	}
+	if (scheme == 5 || scheme == 6 || scheme == 7) && !g.wild && g.window("spares", 2) < 0 && g.r.IntN(5) != 0 {
+		// DiskSim loops or asserts on spares at the front of cylinders
+		// and on spares at the end of the disk: mostly without them
+		g.force = withForce(g.force, "spares", "none")
+	}
+	if g.pick("spares", "some", "none") == "none" {
+		spares = 0
+	}
+	if kind == "none" {
+		return spares, nil, nil
+	}
+	if kind == "degenerate" {
+		return g.degenerate(scheme, spares, tracks, slots)
+	}
+	// Regions and their spare locations, as the scheme places them:
+	// the locations are tracks under track sparing, slots otherwise.
+	var regionSize, regions int
+	front := false
+	switch scheme {
+	case 1:
+		regionSize, regions = tracks, 1
+	case 2, 4:
+		regionSize, regions = perCyl, cyls
+	case 5, 6:
+		regionSize, regions, front = perCyl, cyls, true
+	case 3:
+		regionSize, regions = bpt, tracks
+	case 8:
+		regionSize, regions = perCyl*rangeSize, cyls/rangeSize
+	default:
+		regionSize, regions = slots, 1
+	}
+	if scheme == 1 {
+		spares = max(spares, 1+g.r.IntN(4))
+	}
+	spares = max(1, min(spares, regionSize/2))
+	if regions < 1 {
+		return spares, nil, nil
+	}
+	spareAt := func(r, k int) int { // the k-th spare of region r, from the region's end
+		if front {
+			return r*regionSize + spares - 1 - k
+		}
+		return r*regionSize + regionSize - 1 - k
+	}
+	dataAt := func(r int) int {
+		if front {
+			return r*regionSize + spares + g.r.IntN(regionSize-spares)
+		}
+		return r*regionSize + g.r.IntN(regionSize-spares)
+	}
+	n := 1 + g.r.IntN(4)
+	used := map[int]int{} // spares taken per region
+	taken := map[int]bool{}
+	for k := 0; k < n; k++ {
+		r := g.r.IntN(regions)
+		if used[r] >= spares {
+			continue
+		}
+		loc := dataAt(r)
+		if taken[loc] {
+			continue
+		}
+		taken[loc] = true
+		wantSlip := kind == "slips" || (kind == "both" && k%2 == 0)
+		if wantSlip {
+			slips = append(slips, loc)
+		} else {
+			defects = append(defects, loc, spareAt(r, used[r]))
+		}
+		used[r]++
+	}
+	sort.Ints(slips)
+	return spares, slips, defects
+}
+
+// degenerate draws lists a drive would not have: slips with no spares,
+// replacements outside the zone's slots, unsorted slips.
+func (g *gen) degenerate(scheme, spares, tracks, slots int) (int, []int, []int) {
+	units := slots
+	if scheme == 1 {
+		units = tracks
+	}
+	if g.r.IntN(2) == 0 {
+		spares = 0
+	}
+	slips := g.distinct(1+g.r.IntN(4), units)
+	if g.r.IntN(2) == 0 {
+		sort.Ints(slips)
+	}
+	var defects []int
+	for _, d := range g.distinct(1+g.r.IntN(3), units) {
+		spare := g.r.IntN(units)
+		if g.r.IntN(2) == 0 {
+			spare = units + g.r.IntN(units)
+		}
+		defects = append(defects, d, spare)
+	}
+	return spares, slips, defects
+}
+
+// distinct returns n distinct ints in [0, n).
+func (g *gen) distinct(n, below int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for len(out) < n && len(out) < below {
+		x := g.r.IntN(below)
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// mech sets the mechanics: every access time type and seek type, the
+// write settle of either sign, head switch, speed.
+func (g *gen) mech(m *Model) {
+	rpm := []int{3600, 5400, 7200, 10025, 15000}[g.r.IntN(5)]
+	// the seek types whose parameters have their own coverage windows
+	switch {
+	case g.window("hpl one-cylinder value", 2) >= 0:
+		g.force = withForce(g.force, "seek type", []string{"hpl", "hplplus10"}[g.r.IntN(2)])
+	case g.window("curve header", 2) >= 0 || g.window("curve start", 2) >= 0:
+		g.force = withForce(g.force, "seek type", "extracted")
+	}
+	st := g.pick("seek type", "extracted", "constant", "linear", "curve", "hpl", "hplplus10")
+	m.Mech = []KV{{"Access time type", g.pick("access time type", "trackSwitchPlusRotation", "averageRotation", "constant")}}
+	if g.r.IntN(2) == 0 {
+		m.Mech = append(m.Mech, KV{"Constant access time", f6(5 * g.r.Float64())})
+	}
+	m.Mech = append(m.Mech, KV{"Seek type", st})
+	one, avg, full := 0.5+g.r.Float64(), 3+5*g.r.Float64(), 8+10*g.r.Float64()
+	m.Mech = append(m.Mech, KV{"Single cylinder seek time", f6(one)}, KV{"Average seek time", f6(avg)}, KV{"Full strobe seek time", f6(full)})
+	if st == "constant" || g.r.IntN(4) == 0 {
+		m.Mech = append(m.Mech, KV{"Constant seek time", f6(2 * g.r.Float64())})
+	}
+	switch st {
+	case "extracted":
+		m.Mech = append(m.Mech, KV{"Full seek curve", "curve.seek"})
+		m.Curve = g.curve(m, one, full)
+		m.CurveHeader = g.pick("curve header", "yes", "no") == "yes"
+	case "hpl", "hplplus10":
+		v1 := 1 + g.r.IntN(max(2, m.Cyls/2+10))
+		v6 := "-1.000000"
+		if g.pick("hpl one-cylinder value", "given", "none") == "given" {
+			v6 = f6(one)
+		}
+		m.Mech = append(m.Mech, KV{"HPL seek equation values",
+			fmt.Sprintf("[ %d, %s, %s, %s, %s, %s ]", v1, f6(0.5+g.r.Float64()), f6(0.1+0.3*g.r.Float64()),
+				f6(2+3*g.r.Float64()), f6(0.001+0.01*g.r.Float64()), v6)})
+		if st == "hplplus10" {
+			var ten []string
+			for k := 0; k < 10; k++ {
+				ten = append(ten, f6(one+0.2*float64(k)*g.r.Float64()))
+			}
+			m.Mech = append(m.Mech, KV{"First ten seek times", "[ " + join(ten) + " ]"})
+		}
+	}
+	settle := 0.0
+	switch g.pick("write settle", "zero", "positive", "negative") {
+	case "positive":
+		settle = 0.5 * g.r.Float64()
+	case "negative":
+		settle = -0.3 * g.r.Float64()
+	}
+	m.Mech = append(m.Mech, KV{"Add. write settling delay", f6(settle)},
+		KV{"Head switch time", g.ms("head switch", 1.5)},
+		KV{"Rotation speed (in rpms)", strconv.Itoa(rpm)},
+		KV{"Percent error in rpms", g.pick("rpm error", "0.0", "0.5")})
+	m.MechBeforeLayout = g.r.IntN(2) == 0
+}
+
+func join(xs []string) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s
+}
+
+// curve returns an extracted seek curve: measured-like points from one
+// cylinder to past the full stroke, not always monotone, with gaps.
+func (g *gen) curve(m *Model, one, full float64) [][2]float64 {
+	maxd := max(m.Cyls+5, 12)
+	var pts [][2]float64
+	d := 1
+	if g.pick("curve start", "one", "later") == "later" {
+		d = 2 + g.r.IntN(3)
+	}
+	for d < maxd {
+		t := one + (full-one)*math.Sqrt(float64(d)/float64(maxd)) + 0.1*(g.r.Float64()-0.5)
+		pts = append(pts, [2]float64{float64(d), max(t, 0.1)})
+		if d < 10 {
+			d++
+		} else {
+			d += 1 + g.r.IntN(d/4+1)
+		}
+	}
+	return pts
+}
