@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/disk/disksim/exact"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -141,4 +143,40 @@ func Replay(p disk.Params, recs []trace.Record) ([]Request, error) {
 		return nil, fmt.Errorf("calibrate: %w", err)
 	}
 	return out, nil
+}
+
+// ReplayExact replays recs (a validate trace) on a DiskSim model in
+// exact mode, as DiskSim's validate mode does: each request issued at
+// the previous one's completion plus the recorded gap (the records'
+// issue times less their measured service times). It also returns
+// exact mode's per-request results (arrival and response times).
+func ReplayExact(m *exact.Model, recs []trace.Record) ([]Request, []exact.Result, error) {
+	reqs := make([]exact.Request, len(recs))
+	for i, r := range recs {
+		if r.Offset%512 != 0 || r.Length%512 != 0 || r.Length <= 0 {
+			return nil, nil, fmt.Errorf("calibrate: record %d: offset %d, length %d: not whole 512-byte blocks", i, r.Offset, r.Length)
+		}
+		reqs[i] = exact.Request{Blkno: int(r.Offset / 512), Bcount: int(r.Length / 512), Read: r.Op == sim.Read}
+		if i+1 < len(recs) {
+			gap := recs[i+1].Time - r.Time - sim.Time(r.Measured)
+			reqs[i].Gap = float64(gap) / 1e6
+		}
+	}
+	res, err := m.Run(reqs, true)
+	if err != nil {
+		return nil, res, fmt.Errorf("calibrate: %w", err)
+	}
+	out := make([]Request, 0, len(recs))
+	var prevEnd int64 = -1
+	for i, r := range recs {
+		if !res[i].Done {
+			break
+		}
+		out = append(out, Request{
+			Measured: r.Measured, Simulated: time.Duration(math.Round(res[i].Response * 1e6)),
+			Write: r.Op == sim.Write, Hit: res[i].Hit, Sequential: r.Offset == prevEnd,
+		})
+		prevEnd = r.End()
+	}
+	return out, res, nil
 }

@@ -38,7 +38,8 @@ replaying the trace.
 curve (short and long seeks), its head switch, write settle and
 read-ahead scheme, prints the DiskSim parameters to change, and with --out
 DIR writes the fitted model's files there (raidsim validate --disksim
-DIR/FILE.parv scores it).
+DIR/FILE.parv --disksim-mode refined scores it: the fit is of raidsim's
+drive model).
 
 Each evaluation replays the trace (up to --max-requests of its first
 requests); --iterations caps the evaluations. The same inputs give the same

@@ -56,7 +56,7 @@ func TestCalibrateDiskSimOut(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(js), &res))
 	assert.Equal(t, 400, res.Requests)
 	assert.LessOrEqual(t, res.After.DemeritMs, res.Before.DemeritMs)
-	code, vout, errOut := runCLI(t, "validate", "--disksim", filepath.Join(dir, "mini.parv"), "--trace", tr, "--json")
+	code, vout, errOut := runCLI(t, "validate", "--disksim", filepath.Join(dir, "mini.parv"), "--disksim-mode", "refined", "--trace", tr, "--json")
 	require.Equal(t, 0, code, errOut)
 	var v validateResult
 	require.NoError(t, json.Unmarshal([]byte(vout), &v))

@@ -12,14 +12,18 @@ import (
 
 	"github.com/raidsim/raidsim/calibrate"
 	"github.com/raidsim/raidsim/disk/disksim"
+	"github.com/raidsim/raidsim/disk/disksim/exact"
 	"github.com/raidsim/raidsim/internal/outfile"
 	"github.com/raidsim/raidsim/metrics"
+	"github.com/raidsim/raidsim/sim"
+	"github.com/raidsim/raidsim/trace"
 )
 
 // validateResult is what `raidsim validate --json` prints.
 type validateResult struct {
 	Drive           string  `json:"drive"`
 	Trace           string  `json:"trace"`
+	Mode            string  `json:"mode"`
 	Requests        int     `json:"requests"`
 	MeasuredMeanMs  float64 `json:"measured_mean_ms"`
 	SimulatedMeanMs float64 `json:"simulated_mean_ms"`
@@ -36,25 +40,69 @@ type validateResult struct {
 	measured, simulated []time.Duration
 }
 
+// perRequest is one request's line of `raidsim validate --per-request`,
+// in the columns of DiskSim's requests.tsv (tools/disksim/BUILD.md).
+type perRequest struct {
+	arrival, response, measured float64 // ms
+	blkno, bcount               int
+	read                        bool
+}
+
 // validate loads a DiskSim model and replays a trace with measured
-// service times on it.
-func validate(parv, tracePath, format string, maxReq int) (validateResult, disksim.Report, error) {
+// service times on it, in the given mode.
+func validate(parv, tracePath, format string, maxReq int, mode disksim.Mode) (validateResult, disksim.Report, []perRequest, error) {
 	var res validateResult
-	p, rep, err := disksim.Load(parv)
-	if err != nil {
-		return res, rep, err
+	var reqs []calibrate.Request
+	var rows []perRequest
+	var rep disksim.Report
+	var recs []trace.Record
+	if mode == disksim.Exact {
+		m, r, err := disksim.LoadExact(parv)
+		if err != nil {
+			return res, r, nil, err
+		}
+		rep = r
+		if recs, err = calibrate.LoadTrace(tracePath, format, maxReq); err != nil {
+			return res, rep, nil, err
+		}
+		var out []exact.Result
+		reqs, out, err = calibrate.ReplayExact(m, recs)
+		if err != nil {
+			return res, rep, nil, err
+		}
+		for i := range reqs {
+			rows = append(rows, perRequest{arrival: out[i].Arrival, response: out[i].Response})
+		}
+	} else {
+		p, r, err := disksim.Load(parv)
+		if err != nil {
+			return res, r, nil, err
+		}
+		rep = r
+		if recs, err = calibrate.LoadTrace(tracePath, format, maxReq); err != nil {
+			return res, rep, nil, err
+		}
+		if reqs, err = calibrate.Replay(p, recs); err != nil {
+			return res, rep, nil, err
+		}
+		at := 0.0 // each request issued at the previous completion plus its gap
+		for i, q := range reqs {
+			resp := float64(q.Simulated) / 1e6
+			rows = append(rows, perRequest{arrival: at, response: resp})
+			if i+1 < len(recs) {
+				at += resp + float64(recs[i+1].Time-recs[i].Time-sim.Time(recs[i].Measured))/1e6
+			}
+		}
 	}
-	recs, err := calibrate.LoadTrace(tracePath, format, maxReq)
-	if err != nil {
-		return res, rep, err
-	}
-	reqs, err := calibrate.Replay(p, recs)
-	if err != nil {
-		return res, rep, err
+	for i := range rows {
+		r := recs[i]
+		rows[i].blkno, rows[i].bcount = int(r.Offset/512), int(r.Length/512)
+		rows[i].read = r.Op == sim.Read
+		rows[i].measured = float64(r.Measured) / 1e6
 	}
 	c := calibrate.Compare(reqs)
 	res = validateResult{
-		Drive: rep.Disk, Trace: filepath.Base(tracePath), Requests: c.Requests,
+		Drive: rep.Disk, Trace: filepath.Base(tracePath), Mode: mode.String(), Requests: c.Requests,
 		MeasuredMeanMs: c.Measured.Mean, SimulatedMeanMs: c.Simulated.Mean,
 		DemeritMs: c.DemeritMs, DemeritPct: c.DemeritPct,
 		Measured: c.Measured, Simulated: c.Simulated, Classes: c.Classes,
@@ -67,12 +115,29 @@ func validate(parv, tracePath, format string, maxReq int) (validateResult, disks
 		res.measured = append(res.measured, r.Measured)
 		res.simulated = append(res.simulated, r.Simulated)
 	}
-	return res, rep, nil
+	return res, rep, rows, nil
+}
+
+// perRequestTSV renders rows as DiskSim's run-reqlog.sh writes
+// requests.tsv: a header, then one tab-separated line a request (times
+// in ms, 9 decimals; the measured time 6; flags as DiskSim's hex word,
+// 1 for a read).
+func perRequestTSV(rows []perRequest) []byte {
+	var b strings.Builder
+	b.WriteString("arrival_ms\tdevno\tblkno\tbcount\trw\tflags\tresponse_ms\tmeasured_ms\n")
+	for _, r := range rows {
+		rw, flags := "W", 0
+		if r.read {
+			rw, flags = "R", 1
+		}
+		fmt.Fprintf(&b, "%.9f\t0\t%d\t%d\t%s\t%#x\t%.9f\t%.6f\n", r.arrival, r.blkno, r.bcount, rw, flags, r.response, r.measured)
+	}
+	return []byte(b.String())
 }
 
 // writeValidateFigures prints the figures of res as text.
 func writeValidateFigures(w io.Writer, res *validateResult) {
-	fmt.Fprintf(w, "drive %s, trace %s, %d requests\n", res.Drive, res.Trace, res.Requests)
+	fmt.Fprintf(w, "drive %s, trace %s, %d requests, %s mode\n", res.Drive, res.Trace, res.Requests, res.Mode)
 	fmt.Fprintf(w, "  measured mean   %8.3f ms\n", res.MeasuredMeanMs)
 	fmt.Fprintf(w, "  simulated mean  %8.3f ms (%+.2f%%)\n", res.SimulatedMeanMs, res.MeanErrorPct)
 	fmt.Fprintf(w, "  demerit         %8.3f ms (%.2f%% of the measured mean)\n", res.DemeritMs, res.DemeritPct)
@@ -92,7 +157,7 @@ func writeValidateFigures(w io.Writer, res *validateResult) {
 }
 
 // validateHelp introduces `raidsim validate --help`.
-const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--max-requests N] [--plot text|FILE.svg] [--json]
+const validateHelp = `Usage: raidsim validate --disksim FILE.parv --trace FILE [--format validate] [--disksim-mode exact|refined] [--per-request FILE] [--max-requests N] [--plot text|FILE.svg] [--json]
 
 Replays a trace measured on a real drive with one request outstanding, each
 issued at the previous completion plus the recorded gap, on the drive's
@@ -102,6 +167,13 @@ between the two CDFs) and the mean gap of each class of requests as the
 simulator sees them (read or write, served from the buffer or the media,
 sequential or random), naming the largest: the class whose gap, weighted
 by its share of the requests, moves the mean the most.
+
+By default (--disksim-mode exact) the drive is simulated as DiskSim 4.0's
+source does it, request by request; --disksim-mode refined uses raidsim's
+own drive model built from the same parameters, with the refinements the
+disk/disksim package documents. --per-request FILE writes each request's
+simulated response time in the columns of DiskSim's requests.tsv
+(arrival_ms devno blkno bcount rw flags response_ms measured_ms).
 
 The trace must record service times: DiskSim's validate format, blkparse
 output with completions (--format blkparse:DC), or raidsim CSV
@@ -121,6 +193,8 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 	force := fs.Bool("force", false, forceUsage)
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "list the model parameters the drive does not use")
+	modeName := fs.String("disksim-mode", "exact", "exact (DiskSim 4.0's results) or refined (raidsim's drive model)")
+	perReq := fs.String("per-request", "", "write each request's result to FILE, in the columns of DiskSim's requests.tsv")
 	rest, err := parseFlags(fs, args, stdout, func(w io.Writer) { writeHelp(w, validateHelp, fs) }, nil)
 	if err != nil {
 		return err
@@ -142,12 +216,27 @@ func runValidate(args []string, stdout, _ io.Writer) error {
 			return err
 		}
 	}
-	res, rep, err := validate(*parv, *tr, *format, *maxReq)
+	reqFile := outfile.Target{Name: "--per-request", Path: *perReq, Exts: []string{".tsv"}}
+	if *perReq != "" {
+		if err := out.Check(reqFile); err != nil {
+			return err
+		}
+	}
+	mode, err := disksim.ParseMode(*modeName)
+	if err != nil {
+		return usagef("--disksim-mode %q: want exact or refined", *modeName)
+	}
+	res, rep, rows, err := validate(*parv, *tr, *format, *maxReq, mode)
 	if err != nil {
 		return err
 	}
+	out = out.With(modelInputs(rep.Files)...)
+	if *perReq != "" {
+		if err := out.WriteBytes(reqFile, perRequestTSV(rows)); err != nil {
+			return err
+		}
+	}
 	if filePlot {
-		out = out.With(modelInputs(rep.Files)...)
 		if err := out.WriteBytes(plotFile, cdfSVG(&res)); err != nil {
 			return err
 		}
