@@ -39,7 +39,6 @@ func (mz *Minimizer) spent() bool {
 // recs (which must disagree), and the verdict on it.
 func (mz *Minimizer) Minimize(m *Model, spec StreamSpec, recs []Record) (*Model, []Record, Verdict) {
 	m = m.Clone()
-	_, v := mz.Disagree(m, spec, recs)
 	for changed := true; changed && !mz.spent(); {
 		changed = false
 		if r, ok := mz.shrinkStream(m, spec, recs); ok {
@@ -49,7 +48,7 @@ func (mz *Minimizer) Minimize(m *Model, spec StreamSpec, recs []Record) (*Model,
 			m, changed = mm, true
 		}
 	}
-	_, v = mz.Disagree(m, spec, recs)
+	_, v := mz.Disagree(m, spec, recs)
 	return m, recs, v
 }
 
