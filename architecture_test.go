@@ -44,12 +44,17 @@ var allowedImports = map[string][]string{
 	// drive is the interface every kind of drive meets.
 	"drive":        {"sim"},
 	"disk":         {"sim", "drive", "internal/counters"},
-	"disk/disksim": {"sim", "disk"},
-	"ssd":          {"sim", "drive"},
-	"raid":         {"sim", "internal/testhooks"},
-	"cache":        {"sim", "github.com/google/btree"},
-	"host":         {"sim", "cache"},
-	"faults":       {"sim"},
+	"disk/disksim": {"sim", "disk", "disk/disksim/exact"},
+	// exact simulates a DiskSim disk as DiskSim's source does: stdlib only.
+	"disk/disksim/exact": {},
+	// The differential harness against the DiskSim binary and its command.
+	"disk/disksim/internal/oracle":            {"disk/disksim", "disk/disksim/exact"},
+	"disk/disksim/internal/oracle/cmd/oracle": {"disk/disksim/internal/oracle"},
+	"ssd":    {"sim", "drive"},
+	"raid":   {"sim", "internal/testhooks"},
+	"cache":  {"sim", "github.com/google/btree"},
+	"host":   {"sim", "cache"},
+	"faults": {"sim"},
 	// raid/crashcheck checks an array's bytes after a power loss; it
 	// needs only the layout and parity maths.
 	"raid/crashcheck": {"raid"},
@@ -70,7 +75,7 @@ var allowedImports = map[string][]string{
 	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
-	"calibrate": {"sim", "disk", "disk/disksim", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},
+	"calibrate": {"sim", "disk", "disk/disksim", "disk/disksim/exact", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
 	".": {"sim", "drive", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 	// Above the root, on its runs: the teaching views and the benchmark
