@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,4 +210,48 @@ func TestValidateGaps(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, s)
 		}
 	}
+}
+
+// TestValidatePerRequest checks --per-request: DiskSim's requests.tsv
+// columns, one line a request in trace order, the responses averaging
+// to the simulated mean; in exact mode on the shared HP C3323A model,
+// DiskSim's own mean (BUILD.md: 15.574722 ms).
+func TestValidatePerRequest(t *testing.T) {
+	check := func(args []string, n int, mean float64) {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "requests.tsv")
+		var out, errb bytes.Buffer
+		if err := runValidate(append(args, "--per-request", path, "--json"), &out, &errb); err != nil {
+			t.Fatal(err, errb.String())
+		}
+		var res validateResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		if lines[0] != "arrival_ms\tdevno\tblkno\tbcount\trw\tflags\tresponse_ms\tmeasured_ms" || len(lines) != n+1 {
+			t.Fatalf("%d lines, header %q", len(lines), lines[0])
+		}
+		sum, last := 0.0, -1.0
+		for _, l := range lines[1:] {
+			f := strings.Split(l, "\t")
+			a, _ := strconv.ParseFloat(f[0], 64)
+			r, _ := strconv.ParseFloat(f[6], 64)
+			if len(f) != 8 || a < last || (f[4] == "R") != (f[5] == "0x1") {
+				t.Fatalf("line %q", l)
+			}
+			last = a
+			sum += r
+		}
+		if got := sum / float64(n); math.Abs(got-res.SimulatedMeanMs) > 1e-6 || (mean > 0 && math.Abs(got-mean) > 1e-6) {
+			t.Errorf("mean response %.6f ms, simulated mean %.6f, want %.6f", got, res.SimulatedMeanMs, mean)
+		}
+	}
+	check([]string{"--disksim", miniParv, "--disksim-mode", "refined", "--trace", writeMiniTrace(t, 50)}, 50, 0)
+	model, trace := validationFiles(t, "hp_c3323a")
+	check([]string{"--disksim", model, "--trace", trace}, 9074, 15.574722)
 }
