@@ -65,7 +65,8 @@ func TestGoldenReportsFollowTheSchema(t *testing.T) {
 // page cache and a network dropping flushes, a rebuild with UREs and a
 // power loss, a phase cut by its runtime, a second failure that stops
 // the rebuild and fails requests, a cache that fills, and a trace that
-// outruns its drive, with recorded latencies.
+// outruns its drive, with recorded latencies, and one sorted before
+// replay.
 var schemaExperiments = map[string]string{
 	"ssd": `
 stack: {drive: {preset: samsung-970-evo-plus}}
@@ -110,6 +111,11 @@ phases:
 	"trace": `
 stack: {drive: {preset: deskstar-7k500}, cache: {size: 256KiB, block: 4KiB}}
 phases: [{trace: {path: testdata/traces/sample-msr.csv, speed: 1000, map: wrap}}]`,
+	"trace-reordered": `
+stack: {drive: {preset: deskstar-7k500}}
+phases:
+  - {name: by time, trace: {path: testdata/traces/sample-msr-unsorted.csv.gz, reorder_window: 1s}}
+  - {name: by records, trace: {path: testdata/traces/sample-msr-unsorted.csv.gz, reorder: 16}}`,
 }
 
 // TestReportsFollowTheSchema: reports filling every section follow the

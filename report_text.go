@@ -3,7 +3,9 @@ package raidsim
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/metrics"
@@ -114,6 +116,10 @@ func (ph *PhaseReport) writeSource(t *textWriter, seed *uint64) {
 	}
 	if tr := ph.Trace; tr != nil {
 		t.printf("trace %s (format %s, %s loop, %d records replayed, %d skipped)\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+		if tr.Reordered != nil {
+			t.printf("reordered: %d records, at most %v late (%s)\n", *tr.Reordered,
+				time.Duration(math.Round(tr.MaxLateS*1e9)), tr.windowWords())
+		}
 		if tr.Warning != "" {
 			t.printf("warning: %s\n", tr.Warning)
 		}
@@ -257,3 +263,11 @@ func textTables(tt []drive.TextTable) []*metrics.Table {
 // kib prints b bytes in KiB, exactly (3072, 2.5): the unit of every
 // byte column of the text report, named in its header.
 func kib(b int64) string { return drive.KiB(b).String() }
+
+// windowWords names the window a trace was reordered within.
+func (tr *TraceReport) windowWords() string {
+	if tr.ReorderRecords > 0 {
+		return fmt.Sprintf("window of %d records", tr.ReorderRecords)
+	}
+	return fmt.Sprintf("window %v", time.Duration(math.Round(tr.ReorderWindowS*1e9)))
+}

@@ -142,6 +142,14 @@ type TraceSource struct {
 	// Reorder, when positive, sorts records by time within a window of
 	// that many records.
 	Reorder int
+	// ReorderWindow, when positive, sorts records by time within a
+	// window of that much time (trace.ReorderWithin); zero takes the
+	// format's default (trace.DefaultReorderWindow) unless StrictOrder
+	// or Reorder is set.
+	ReorderWindow time.Duration
+	// StrictOrder replays the trace as it is: a record out of time order
+	// stops an open-loop replay.
+	StrictOrder bool
 }
 
 // Validate reports every problem with x at once in an *Error, each

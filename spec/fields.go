@@ -3,6 +3,7 @@ package spec
 import (
 	"cmp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
@@ -577,5 +578,19 @@ var traceFields = Table{
 	{Path: "phases[].trace.map", Doc: "offsets past the stack's capacity: refused, wrapped round, or scaled (needs capacity)", Values: mapNames, NoZero: true,
 		Default: trace.MapReject.String()},
 	{Path: "phases[].trace.capacity", Doc: "the traced device's size, for map scale", Unit: "bytes", Default: "0"},
-	{Path: "phases[].trace.reorder", Doc: "sort records by time within a window of N (for unsorted traces)", Default: "0", Bounds: rangeOf(0, maxReorder)},
+	{Path: "phases[].trace.reorder", Doc: "sort records by time within a window of N records (for unsorted traces; instead of reorder_window)", Default: "0", Bounds: rangeOf(0, maxReorder)},
+	{Path: "phases[].trace.reorder_window", Doc: "sort records by time within this window of time, so records up to that late replay in order (0: the format's)",
+		NoZero: true, Unset: "the format's: " + defaultWindows(), Bounds: rangeOf(0, trace.MaxReorderTime)},
+	{Path: "phases[].trace.strict_order", Doc: "replay the trace as it is: a record out of time order stops an open-loop replay (no default reorder window)", Default: "false"},
+}
+
+// defaultWindows lists the formats' default reorder windows.
+func defaultWindows() string {
+	var parts []string
+	for _, f := range formatNames {
+		if w := trace.DefaultReorderWindow(trace.Format(f)); w > 0 {
+			parts = append(parts, f+" "+w.String())
+		}
+	}
+	return strings.Join(parts, ", ") + ", others 0"
 }

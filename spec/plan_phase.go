@@ -98,7 +98,8 @@ func checkTraceJob(p *problems, path string, c *Phase) {
 // planTrace checks a trace replay.
 func planTrace(p *problems, path string, t *Trace) *TraceSource {
 	src := &TraceSource{Path: t.Path, Format: t.Format, IODepth: t.IODepth, Speed: t.Speed,
-		SourceCapacity: int64(t.Capacity), Reorder: t.Reorder}
+		SourceCapacity: int64(t.Capacity), Reorder: t.Reorder, ReorderWindow: time.Duration(t.ReorderWindow),
+		StrictOrder: t.StrictOrder}
 	if src.Format == "" {
 		src.Format = "auto"
 	}
@@ -129,6 +130,13 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 		p.add(path+".capacity", "map scale needs the traced device's capacity")
 	}
 	p.checkBounds(path+".reorder", int64(t.Reorder))
+	p.checkDuration(path+".reorder_window", src.ReorderWindow)
+	switch {
+	case t.StrictOrder && (t.Reorder != 0 || t.ReorderWindow != 0):
+		p.add(path+".strict_order", "replays the trace as it is: leave out reorder and reorder_window")
+	case t.Reorder != 0 && t.ReorderWindow != 0:
+		p.add(path+".reorder_window", "give reorder (records) or reorder_window (time), not both")
+	}
 	return src
 }
 

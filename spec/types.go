@@ -585,6 +585,12 @@ type Trace struct {
 	Capacity Size `yaml:"capacity,omitempty" json:"capacity,omitempty"`
 	// Reorder sorts records by time within a window of that many.
 	Reorder int `yaml:"reorder,omitempty" json:"reorder,omitempty"`
+	// ReorderWindow sorts records by time within a window of that much
+	// time; zero takes the format's (trace.DefaultReorderWindow).
+	ReorderWindow Duration `yaml:"reorder_window,omitempty" json:"reorder_window,omitempty"`
+	// StrictOrder refuses a trace out of time order instead of sorting
+	// it within the format's default window.
+	StrictOrder bool `yaml:"strict_order,omitempty" json:"strict_order,omitempty"`
 }
 
 // Size is a byte count. A config gives it as a whole number of bytes or

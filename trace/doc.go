@@ -79,8 +79,14 @@
 // [FilterDevice] and [FilterOps] drop records; [Window] keeps a time
 // window; [MapOffsets] fits offsets onto the target device (reject, wrap
 // or scale) and aligns them to its sectors; [Reorder] sorts a trace that
-// is only roughly in time order within a bounded window. Each forwards
-// [Position] and adds its drops to [Skipped], so a report can say how
+// is only roughly in time order within a window of records, and
+// [ReorderWithin] within a window of time, the bound published traces
+// have: [DefaultReorderWindow] gives each format's (2 s for Tencent
+// CBS's one-second stamps that step back, 1 s for SYSTOR '17's
+// collectors' jitter, 0 for formats written in order), and both say
+// how many records they moved and by how much ([ReorderStats]). Each
+// forwards [Position] (a reorder names the line of the record it
+// returned) and adds its drops to [Skipped], so a report can say how
 // many records were skipped.
 //
 // # Replay

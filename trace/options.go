@@ -263,29 +263,23 @@ func (p *MapReader) Next() (Record, error) {
 	return rec, nil
 }
 
-// MaxReorderWindow is the largest window Reorder accepts.
+// MaxReorderWindow is the largest window Reorder accepts, and the most
+// records ReorderWithin holds.
 const MaxReorderWindow = 1 << 20
 
 // ReorderReader sorts a Reader's records by time within a bounded window;
 // see Reorder.
 type ReorderReader struct {
 	inner
-	heap    []reorderItem
-	seq     uint64
+	heap    recordHeap
+	window  int
 	n       int64    // records read from src
 	first   sim.Time // time of the first record read
 	emitted bool
 	last    sim.Time // time of the last record returned
 	eof     bool
-}
-
-type reorderItem struct {
-	rec Record
-	seq uint64
-}
-
-func (a *reorderItem) less(b *reorderItem) bool {
-	return a.rec.Time < b.rec.Time || (a.rec.Time == b.rec.Time && a.seq < b.seq)
+	late    lateness
+	pos     sortedPos
 }
 
 // Reorder returns r's records sorted by time, for traces whose records
@@ -301,12 +295,12 @@ func Reorder(r Reader, window int) (*ReorderReader, error) {
 	if window < 1 || window > MaxReorderWindow {
 		return nil, fmt.Errorf("trace: reorder window %d is outside 1..%d", window, MaxReorderWindow)
 	}
-	return &ReorderReader{inner: inner{src: r}, heap: make([]reorderItem, 0, window)}, nil
+	return &ReorderReader{inner: inner{src: r}, heap: recordHeap{items: make([]reorderItem, 0, window)}, window: window}, nil
 }
 
 // Next returns the earliest record of the window.
 func (o *ReorderReader) Next() (Record, error) {
-	for !o.eof && len(o.heap) < cap(o.heap) {
+	for !o.eof && o.heap.len() < o.window {
 		rec, err := o.src.Next()
 		if err == io.EOF {
 			o.eof = true
@@ -321,39 +315,176 @@ func (o *ReorderReader) Next() (Record, error) {
 		}
 		if o.emitted && rec.Time < o.last {
 			return Record{}, orderError(o.src, o.n, &OrderError{
-				Time: rec.Time.Sub(o.first), Previous: o.last.Sub(o.first), Window: cap(o.heap)})
+				Time: rec.Time.Sub(o.first), Previous: o.last.Sub(o.first), Window: o.window})
 		}
-		o.push(reorderItem{rec: rec, seq: o.seq})
-		o.seq++
+		o.late.note(rec.Time)
+		var line int64
+		o.pos.file, line = Position(o.src)
+		o.heap.push(rec, line)
 	}
-	if len(o.heap) == 0 {
+	if o.heap.len() == 0 {
 		return Record{}, io.EOF
 	}
-	rec := o.pop()
-	o.emitted, o.last = true, rec.Time
+	rec, line := o.heap.pop()
+	o.emitted, o.last, o.pos.line = true, rec.Time, line
 	return rec, nil
 }
 
-func (o *ReorderReader) push(it reorderItem) {
-	h := append(o.heap, it)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].less(&h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-	o.heap = h
+// Position returns the file and line of the last record returned.
+func (o *ReorderReader) Position() (string, int64) { return o.pos.Position() }
+
+// Stats says how many records were late, and by how much, among those
+// read so far.
+func (o *ReorderReader) Stats() ReorderStats { return o.late.ReorderStats }
+
+// MaxReorderTime is the largest window ReorderWithin accepts.
+const MaxReorderTime = time.Hour
+
+// TimeReorderReader sorts a Reader's records by time within a window of
+// time; see ReorderWithin.
+type TimeReorderReader struct {
+	inner
+	heap    recordHeap
+	window  time.Duration
+	n       int64
+	first   sim.Time
+	emitted bool
+	last    sim.Time
+	eof     bool
+	late    lateness
+	pos     sortedPos
 }
 
-func (o *ReorderReader) pop() Record {
-	h := o.heap
-	top := h[0].rec
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
+// ReorderWithin returns r's records sorted by time, for traces whose
+// records arrive at most window late: a record is held until a record
+// at least window later has been read (or the trace ends), then
+// returned in time order (records of equal time keep their order). This
+// fits traces whose disorder is bounded in time rather than in records,
+// such as Tencent CBS's one-second timestamps that step back across
+// thousands of records (DefaultReorderWindow gives each format's).
+// Memory is the records of one window, at most MaxReorderWindow: past
+// that the earliest is returned early. A record earlier than one
+// already returned is out of order by more than the window: Next
+// returns an *OrderError (WindowTime set), in a *ParseError naming its
+// line when r knows lines. window must be 1ns..MaxReorderTime.
+func ReorderWithin(r Reader, window time.Duration) (*TimeReorderReader, error) {
+	if window <= 0 || window > MaxReorderTime {
+		return nil, fmt.Errorf("trace: reorder window %v is outside 1ns..%v", window, MaxReorderTime)
+	}
+	return &TimeReorderReader{inner: inner{src: r}, window: window}, nil
+}
+
+// Next returns the earliest record held once it is safe to return.
+func (o *TimeReorderReader) Next() (Record, error) {
+	for !o.eof && !o.ready() {
+		rec, err := o.src.Next()
+		if err == io.EOF {
+			o.eof = true
+			break
+		}
+		if err != nil {
+			return Record{}, err
+		}
+		o.n++
+		if o.n == 1 {
+			o.first = rec.Time
+		}
+		if o.emitted && rec.Time < o.last {
+			return Record{}, orderError(o.src, o.n, &OrderError{
+				Time: rec.Time.Sub(o.first), Previous: o.last.Sub(o.first), WindowTime: o.window})
+		}
+		o.late.note(rec.Time)
+		var line int64
+		o.pos.file, line = Position(o.src)
+		o.heap.push(rec, line)
+	}
+	if o.heap.len() == 0 {
+		return Record{}, io.EOF
+	}
+	rec, line := o.heap.pop()
+	o.emitted, o.last, o.pos.line = true, rec.Time, line
+	return rec, nil
+}
+
+// ready reports whether the earliest record held may be returned: a
+// record a window later has been read, or the heap is full.
+func (o *TimeReorderReader) ready() bool {
+	if o.heap.len() == 0 {
+		return false
+	}
+	if o.heap.len() >= MaxReorderWindow {
+		return true
+	}
+	head := o.heap.head().Time
+	return o.late.latest-head >= sim.Time(o.window) && o.late.latest >= head
+}
+
+// Position returns the file and line of the last record returned.
+func (o *TimeReorderReader) Position() (string, int64) { return o.pos.Position() }
+
+// Stats says how many records were late, and by how much, among those
+// read so far.
+func (o *TimeReorderReader) Stats() ReorderStats { return o.late.ReorderStats }
+
+// Reordering is implemented by the reorder readers: what they sorted.
+type Reordering interface {
+	Reader
+	Stats() ReorderStats
+}
+
+var (
+	_ Reordering = (*ReorderReader)(nil)
+	_ Reordering = (*TimeReorderReader)(nil)
+)
+
+// reorderItem is a record with its arrival number, which breaks ties
+// between records of equal time.
+type reorderItem struct {
+	rec  Record
+	seq  uint64
+	line int64 // where the record was read, when its reader knows lines
+}
+
+func (a *reorderItem) less(b *reorderItem) bool {
+	return a.rec.Time < b.rec.Time || (a.rec.Time == b.rec.Time && a.seq < b.seq)
+}
+
+// recordHeap is a binary min-heap of records by (time, arrival).
+type recordHeap struct {
+	items []reorderItem
+	seq   uint64 // arrival number of the next push
+}
+
+func (h *recordHeap) len() int { return len(h.items) }
+
+// head returns the earliest record; the heap must not be empty.
+func (h *recordHeap) head() *Record { return &h.items[0].rec }
+
+// push adds rec, read at line, numbered after every record pushed
+// before.
+func (h *recordHeap) push(rec Record, line int64) {
+	it := append(h.items, reorderItem{rec: rec, seq: h.seq, line: line})
+	h.seq++
+	i := len(it) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !it[i].less(&it[p]) {
+			break
+		}
+		it[i], it[p] = it[p], it[i]
+		i = p
+	}
+	h.items = it
+}
+
+// pop removes and returns the earliest record and its line; the heap
+// must not be empty.
+func (h *recordHeap) pop() (Record, int64) {
+	it := h.items
+	top, line := it[0].rec, it[0].line
+	n := len(it) - 1
+	it[0] = it[n]
+	it = it[:n]
 	i := 0
 	for {
 		l := 2*i + 1
@@ -361,15 +492,25 @@ func (o *ReorderReader) pop() Record {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h[r].less(&h[l]) {
+		if r := l + 1; r < n && it[r].less(&it[l]) {
 			m = r
 		}
-		if !h[m].less(&h[i]) {
+		if !it[m].less(&it[i]) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		it[i], it[m] = it[m], it[i]
 		i = m
 	}
-	o.heap = h
-	return top
+	h.items = it
+	return top, line
 }
+
+// sortedPos gives a reorder reader the position of the record it
+// returned last, rather than its source's, which has read ahead.
+type sortedPos struct {
+	file string
+	line int64
+}
+
+// Position returns the file and line of the last record returned.
+func (p *sortedPos) Position() (string, int64) { return p.file, p.line }

@@ -186,7 +186,8 @@ func TestReplayOpenLoopOutOfOrder(t *testing.T) {
 	dev := &fakeDev{eng: eng, lat: time.Millisecond}
 	res, err := Replay(eng, dev, NewSliceReader(recs), ReplayOptions{Mode: OpenLoop})
 	const want = "trace: record 4: time 0.000001 s is before the previous record's 0.000005 s (times from the first record): " +
-		"the trace is not sorted by time; replay with --reorder N (config: reorder: N) to sort within a window of N records"
+		"the trace is not sorted by time; replay with --reorder-window D (config: reorder_window: D) to sort records up to D late, " +
+		"or --reorder N (config: reorder: N) to sort within a window of N records"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant %s", err, want)
 	}
@@ -276,7 +277,7 @@ func TestReplayShuffledTrace(t *testing.T) {
 	}
 
 	_, _, err = replay(NewCSVReader(strings.NewReader(shuffled), "shuffled.csv"))
-	checkOrderError(t, err, "shuffled.csv", line, 0, "; replay with --reorder N (config: reorder: N) to sort within a window of N records")
+	checkOrderError(t, err, "shuffled.csv", line, 0, "or --reorder N (config: reorder: N) to sort within a window of N records")
 
 	r, _ := Reorder(NewCSVReader(strings.NewReader(shuffled), "shuffled.csv"), block)
 	got, gotLog, err := replay(r)

@@ -182,6 +182,8 @@ var runFlags = []*runFlag{
 		usage: "--map scale needs --trace-capacity"},
 	{name: "trace-capacity", group: groupTrace, metavar: "SIZE", path: "phases[0].trace.capacity", needs: traceSec, example: "16GiB"},
 	{name: "reorder", group: groupTrace, metavar: "N", path: "phases[0].trace.reorder", needs: traceSec, example: "64"},
+	{name: "reorder-window", group: groupTrace, metavar: "DURATION", path: "phases[0].trace.reorder_window", needs: traceSec, example: "5s"},
+	{name: "strict-order", group: groupTrace, path: "phases[0].trace.strict_order", needs: traceSec, example: "true"},
 
 	{name: "json", group: groupOutput, example: "true", usage: "print the report as JSON"},
 	{name: "output-format", group: groupOutput, metavar: "normal|json", example: "json",

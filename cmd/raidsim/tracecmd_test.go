@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raidsim/raidsim/internal/shareddata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,15 +103,49 @@ func TestUnsortedTraceNeedsReorder(t *testing.T) {
 	code, _, errOut := runCLI(t, "run", "--trace", sampleTrace(true), "--drive", "deskstar-7k500", "--json")
 	assert.NotEqual(t, 0, code)
 	assert.Contains(t, errOut, "sample-msr-unsorted.csv.gz:3:")
-	assert.Contains(t, errOut, "replay with --reorder N")
+	assert.Contains(t, errOut, "replay with --reorder-window D")
 	code, sorted, errOut := runCLI(t, "run", "--trace", sampleTrace(false), "--drive", "deskstar-7k500", "--json")
 	require.Equal(t, 0, code, errOut)
 	code, reordered, errOut := runCLI(t, "run", "--trace", sampleTrace(true), "--drive", "deskstar-7k500", "--reorder", "16", "--json")
 	require.Equal(t, 0, code, errOut)
-	strip := func(s string) string { // the file names differ, nothing else
-		return strings.ReplaceAll(strings.ReplaceAll(s, sampleTrace(true), "T"), sampleTrace(false), "T")
+	strip := func(s string) string { // the file names and the reorder's account differ, nothing else
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s), &rep))
+		tr := rep["phases"].([]any)[0].(map[string]any)["trace"].(map[string]any)
+		tr["path"] = "T"
+		for _, k := range []string{"reorder_records", "reordered", "max_late_s"} {
+			delete(tr, k)
+		}
+		b, err := json.Marshal(rep)
+		require.NoError(t, err)
+		return string(b)
 	}
 	assert.Equal(t, strip(sorted), strip(reordered))
+	assert.Contains(t, reordered, `"reordered": 1836`)
+}
+
+// TestPublishedTracesReplayAsPublished: the SYSTOR '17 and Tencent CBS
+// samples, out of time order as published, replay with no ordering
+// flag (their offsets, from bigger volumes, wrapped onto the drive),
+// and the report says how many records were sorted and by how much;
+// --strict-order refuses them at their first late line.
+func TestPublishedTracesReplayAsPublished(t *testing.T) {
+	for _, c := range []struct {
+		file, line, late string
+		firstLate        string
+	}{
+		{"systor17-sample.csv.gz", "reordered: 287 records, at most 67.603ms late (window 1s)", "", "systor17-sample.csv.gz:"},
+		{"tencent-cbs-sample.csv.bz2", "reordered: 1297 records, at most 1s late (window 2s)", "", "tencent-cbs-sample.csv.bz2:"},
+	} {
+		path := shareddata.Dir(t, "traces", c.file)
+		code, out, errOut := runCLI(t, "run", "--trace", path, "--map", "wrap")
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, c.line, c.file)
+		code, _, errOut = runCLI(t, "run", "--trace", path, "--map", "wrap", "--strict-order")
+		assert.Equal(t, 1, code, c.file)
+		assert.Contains(t, errOut, c.firstLate, c.file)
+		assert.Contains(t, errOut, "the trace is not sorted by time", c.file)
+	}
 }
 
 func TestConvertRoundTrip(t *testing.T) {
