@@ -34,6 +34,8 @@ var allowedImports = map[string][]string{
 	// campaign draws fault schedules over small arrays with real bytes
 	// and checks what every acknowledged write reads back as.
 	"internal/campaign": {"sim", "raid", "raid/crashcheck", "faults", "cache", "simtest"},
+	// internal/bigtrace writes big synthetic traces for benchmarks.
+	"internal/bigtrace": {},
 	// keypath is the one parser of key paths (spec, sweep, the CLI).
 	"internal/keypath": {},
 	// outfile is the one output policy: every file raidsim writes.
@@ -70,6 +72,9 @@ var allowedImports = map[string][]string{
 	"plot":        {"sim", "metrics", "internal/outfile", "gonum.org/v1/gonum", "gonum.org/v1/plot"},
 	// mrc computes miss-ratio curves of a trace with the cache's policies.
 	"mrc": {"sim", "cache", "trace"},
+	// tracestats describes a trace: counts, mix, arrivals, footprint,
+	// reuse (mrc's curve), drawn on a page by plot.
+	"tracestats": {"sim", "trace", "mrc", "metrics", "plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
 	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
@@ -112,7 +117,9 @@ var testImports = map[string][]string{
 	// The root's tests check whole stacks against the layers' own figures
 	// (a disk's or an SSD's report, through drive.Report), run sweeps of
 	// them, and validate reports against docs/report.schema.json.
-	".": {"internal/counters", "sweep", "disk", "ssd", "github.com/santhosh-tekuri/jsonschema/v6"},
+	".": {"internal/counters", "internal/bigtrace", "sweep", "disk", "ssd", "github.com/santhosh-tekuri/jsonschema/v6"},
+	// tracestats' benchmark and long test describe big generated traces.
+	"tracestats": {"internal/bigtrace"},
 }
 
 // randAllowed are the math/rand/v2 names that build an injected source

@@ -78,6 +78,7 @@ func bucketValue(i int) time.Duration {
 type Histogram struct {
 	count    int64
 	sum      time.Duration
+	sumSq    [2]uint64 // sum of squared samples, ns², exact: high and low 64 bits
 	min, max time.Duration
 	counts   [numBuckets]uint64
 }
@@ -99,6 +100,7 @@ func (h *Histogram) Record(d time.Duration) {
 	}
 	h.count++
 	h.sum += d
+	h.addSq(d)
 	h.counts[bucketOf(d)]++
 }
 
@@ -139,6 +141,36 @@ func (h *Histogram) MeanSeconds() float64 {
 		return 0
 	}
 	return float64(h.sum) / float64(h.count) / 1e9
+}
+
+// addSq adds d² to the 128-bit sum of squares, exactly (so merging in
+// any order gives the same sum); it wraps past 2^128 ns².
+func (h *Histogram) addSq(d time.Duration) {
+	u := uint64(d)
+	if d < 0 {
+		u = uint64(-d)
+	}
+	hi, lo := bits.Mul64(u, u)
+	var c uint64
+	h.sumSq[1], c = bits.Add64(h.sumSq[1], lo, 0)
+	h.sumSq[0], _ = bits.Add64(h.sumSq[0], hi, c)
+}
+
+// StdDev returns the sample standard deviation of the samples (with
+// Count-1 in the denominator, as fio reports it), in nanoseconds, from
+// exact sums; 0 for fewer than two samples.
+func (h *Histogram) StdDev() float64 {
+	if h.count < 2 {
+		return 0
+	}
+	n := float64(h.count)
+	mean := float64(h.sum) / n
+	sq := float64(h.sumSq[0])*(1<<64) + float64(h.sumSq[1])
+	v := (sq - n*mean*mean) / (n - 1)
+	if v <= 0 {
+		return 0
+	}
+	return math.Sqrt(v)
 }
 
 // Quantile returns an estimate of the q-quantile of the samples, 0 <= q <=
@@ -205,6 +237,9 @@ func (h *Histogram) Merge(other *Histogram) {
 	}
 	h.count += other.count
 	h.sum += other.sum
+	var c uint64
+	h.sumSq[1], c = bits.Add64(h.sumSq[1], other.sumSq[1], 0)
+	h.sumSq[0], _ = bits.Add64(h.sumSq[0], other.sumSq[0], c)
 	for i := bucketOf(other.min); i <= bucketOf(other.max); i++ {
 		h.counts[i] += other.counts[i]
 	}

@@ -352,7 +352,7 @@ func TestBuckets(t *testing.T) {
 // that recording a million samples allocates nothing.
 func TestConstantMemory(t *testing.T) {
 	size := unsafe.Sizeof(Histogram{})
-	if want := uintptr(numBuckets*8 + 4*8); size != want {
+	if want := uintptr(numBuckets*8 + 6*8); size != want { // counters, count, sum, min, max and the 128-bit sum of squares
 		t.Errorf("unsafe.Sizeof(Histogram{}) = %d, want %d", size, want)
 	}
 	if size > 20<<10 {
@@ -418,5 +418,31 @@ func BenchmarkQuantile(b *testing.B) {
 				_ = h.Quantile(0.99)
 			}
 		})
+	}
+}
+
+// TestStdDev: the sample standard deviation of 2, 4, 4, 4, 5, 5, 7, 9
+// ns is sqrt(32/7), worked by hand; merging two halves gives the same.
+func TestStdDev(t *testing.T) {
+	var all, a, b Histogram
+	for i, v := range []time.Duration{2, 4, 4, 4, 5, 5, 7, 9} {
+		all.Record(v)
+		if i < 3 {
+			a.Record(v)
+		} else {
+			b.Record(v)
+		}
+	}
+	want := math.Sqrt(32.0 / 7)
+	a.Merge(&b)
+	for _, h := range []*Histogram{&all, &a} {
+		if got := h.StdDev(); math.Abs(got-want) > 1e-12 {
+			t.Errorf("StdDev %v, want %v", got, want)
+		}
+	}
+	var one Histogram
+	one.Record(time.Second)
+	if one.StdDev() != 0 {
+		t.Errorf("one sample: %v", one.StdDev())
 	}
 }

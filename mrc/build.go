@@ -75,9 +75,10 @@ type Reader interface {
 	Next() (trace.Record, error)
 }
 
-// blocks calls fn for each 4 KiB block r reads or writes, as a key that
-// keeps the devices of a multi-device trace apart.
-func blocks(r trace.Record, fn func(int64)) {
+// Blocks calls fn for each 4 KiB block r reads or writes (nothing for
+// flushes and trims), as a key that keeps the devices of a multi-device
+// trace apart: the accesses the curves count.
+func Blocks(r trace.Record, fn func(int64)) {
 	if (r.Op != sim.Read && r.Op != sim.Write) || r.Length <= 0 || r.Offset < 0 {
 		return
 	}
@@ -190,7 +191,7 @@ func lruPass(open func() (Reader, error), rate float64, res *Result) (func([]int
 	}
 	err := each(open, func(r trace.Record) {
 		res.Records++
-		blocks(r, func(b int64) { res.Accesses++; access(b) })
+		Blocks(r, func(b int64) { res.Accesses++; access(b) })
 	})
 	res.DistinctBlocks = distinct()
 	return curve, err
@@ -214,7 +215,7 @@ func simulate(open func() (Reader, error), policies []cache.Replacement, sizes [
 		}
 	}
 	err := each(open, func(r trace.Record) {
-		blocks(r, func(b int64) {
+		Blocks(r, func(b int64) {
 			for _, s := range sims {
 				s.Access(b)
 			}

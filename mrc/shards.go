@@ -13,7 +13,7 @@ import (
 // stream.
 type SHARDS struct {
 	rate      float64
-	threshold uint64 // a block is sampled when hash(b) < threshold
+	threshold uint64 // a block is sampled when Hash(b) <= threshold
 	x         *Exact
 	access    int64 // all accesses, sampled or not
 }
@@ -31,9 +31,11 @@ func NewSHARDS(rate float64) (*SHARDS, error) {
 	return &SHARDS{rate: rate, threshold: th, x: NewExact()}, nil
 }
 
-// hash spreads block numbers over 64 bits: MurmurHash3's 64-bit
+// Hash spreads block numbers over 64 bits: MurmurHash3's 64-bit
 // finalizer (fmix64), a hash of the kind the SHARDS paper samples with.
-func hash(b int64) uint64 {
+// It is a bijection, so distinct blocks never collide, and fixed, so
+// the same trace always gives the same sample.
+func Hash(b int64) uint64 {
 	k := uint64(b)
 	k ^= k >> 33
 	k *= 0xff51afd7ed558ccd
@@ -45,7 +47,7 @@ func hash(b int64) uint64 {
 // Access records an access to block b.
 func (s *SHARDS) Access(b int64) {
 	s.access++
-	if hash(b) <= s.threshold {
+	if Hash(b) <= s.threshold {
 		s.x.Access(b)
 	}
 }

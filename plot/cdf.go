@@ -80,13 +80,22 @@ func (f CDFFigure) Render(w io.Writer, format string) error {
 	if _, err := normFormat(format); err != nil {
 		return err
 	}
-	width, height, err := size(f.Width, f.Height, DefaultWidth, DefaultHeight)
+	width, height, paint, err := f.layout()
 	if err != nil {
 		return err
 	}
+	return render(w, format, width, height, paint)
+}
+
+// layout checks the figure and returns its size and what draws it.
+func (f CDFFigure) layout() (vg.Length, vg.Length, func(draw.Canvas), error) {
+	width, height, err := size(f.Width, f.Height, DefaultWidth, DefaultHeight)
+	if err != nil {
+		return 0, 0, nil, err
+	}
 	curves, lo, hi, err := f.curves()
 	if err != nil {
-		return err
+		return 0, 0, nil, err
 	}
 	logX := false
 	switch f.XScale {
@@ -96,7 +105,7 @@ func (f CDFFigure) Render(w io.Writer, format string) error {
 		logX = hi > 100*lo
 	case ScaleLinear:
 	default:
-		return fmt.Errorf("plot: CDF: unknown XScale %d", f.XScale)
+		return 0, 0, nil, fmt.Errorf("plot: CDF: unknown XScale %d", f.XScale)
 	}
 	p := newPlot(f.Title, "latency (ms)", "fraction of requests ≤ latency", true)
 	p.Y.Min, p.Y.Max = 0, 1
@@ -125,13 +134,13 @@ func (f CDFFigure) Render(w io.Writer, format string) error {
 	}
 	for _, i := range others { // first, so the named curves are on top
 		if _, err := add(i, draw.LineStyle{Color: color.Gray{Y: 185}, Width: vg.Points(0.75)}); err != nil {
-			return err
+			return 0, 0, nil, err
 		}
 	}
 	for k, i := range colored {
 		l, err := add(i, seriesStyle(k))
 		if err != nil {
-			return err
+			return 0, 0, nil, err
 		}
 		if name := f.Series[i].Name; name != "" {
 			lg.add(name, l)
@@ -148,7 +157,7 @@ func (f CDFFigure) Render(w io.Writer, format string) error {
 	if f.Height == 0 {
 		height += lg.height(width)
 	}
-	return render(w, format, width, height, func(dc draw.Canvas) { lg.draw(p, dc) })
+	return width, height, func(dc draw.Canvas) { lg.draw(p, dc) }, nil
 }
 
 // DefaultMaxCurves is the most CDF curves drawn in colour by default.

@@ -62,15 +62,24 @@ func (f HeatMapFigure) Render(w io.Writer, format string) error {
 	if _, err := normFormat(format); err != nil {
 		return err
 	}
-	lo, hi, err := f.check()
+	width, height, paint, err := f.layout()
 	if err != nil {
 		return err
+	}
+	return render(w, format, width, height, paint)
+}
+
+// layout checks the figure and returns its size and what draws it.
+func (f HeatMapFigure) layout() (vg.Length, vg.Length, func(draw.Canvas), error) {
+	lo, hi, err := f.check()
+	if err != nil {
+		return 0, 0, nil, err
 	}
 	cols, rows := len(f.XTicks), len(f.YTicks)
 	width, height, err := size(f.Width, f.Height,
 		min(max(432, 160+70*float64(cols)), 7200), min(max(324, 110+40*float64(rows)), 7200))
 	if err != nil {
-		return err
+		return 0, 0, nil, err
 	}
 	if lo == hi { // one value everywhere: center it in the color scale
 		d := max(abs(lo)*0.05, 1)
@@ -120,13 +129,13 @@ func (f HeatMapFigure) Render(w io.Writer, format string) error {
 	}
 	strip := 16 + tickWidth + bar.Y.Tick.Length + bar.Y.Label.TextStyle.FontExtents().Height + 18
 
-	return render(w, format, width, height, func(dc draw.Canvas) {
+	return width, height, func(dc draw.Canvas) {
 		main := draw.Crop(dc, 0, -strip, 0, 0)
 		p.Draw(main)
 		da := p.DataCanvas(main)
 		side := draw.Crop(dc, dc.Max.X-strip+8-dc.Min.X, 0, da.Min.Y-dc.Min.Y, da.Max.Y-dc.Max.Y)
 		bar.Draw(side)
-	})
+	}, nil
 }
 
 // check validates the grid and returns its smallest and largest values.

@@ -69,13 +69,22 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 	if _, err := normFormat(format); err != nil {
 		return err
 	}
-	width, height, err := size(f.Width, f.Height, DefaultWidth, DefaultHeight)
+	width, height, paint, err := f.layout()
 	if err != nil {
 		return err
 	}
+	return render(w, format, width, height, paint)
+}
+
+// layout checks the figure and returns its size and what draws it.
+func (f LinesFigure) layout() (vg.Length, vg.Length, func(draw.Canvas), error) {
+	width, height, err := size(f.Width, f.Height, DefaultWidth, DefaultHeight)
+	if err != nil {
+		return 0, 0, nil, err
+	}
 	curves, categories, err := f.curves()
 	if err != nil {
-		return err
+		return 0, 0, nil, err
 	}
 	p := newPlot(f.Title, f.XLabel, f.YLabel, true)
 	if categories != nil {
@@ -100,7 +109,7 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 		}
 		l, pts, err := plotter.NewLinePoints(xy)
 		if err != nil {
-			return fmt.Errorf("plot: Lines: series %d (%s): %w", i, f.Series[i].Name, err)
+			return 0, 0, nil, fmt.Errorf("plot: Lines: series %d (%s): %w", i, f.Series[i].Name, err)
 		}
 		l.LineStyle = seriesStyle(i)
 		pts.Shape = plotutil.Shape(i)
@@ -129,7 +138,7 @@ func (f LinesFigure) Render(w io.Writer, format string) error {
 	if categories == nil && p.X.Min == p.X.Max {
 		p.X.Min, p.X.Max = widen(p.X.Min, f.LogX)
 	}
-	return render(w, format, width, height, func(dc draw.Canvas) { lg.draw(p, dc) })
+	return width, height, func(dc draw.Canvas) { lg.draw(p, dc) }, nil
 }
 
 // dodge shifts series i of n sideways within its categories, so the

@@ -64,6 +64,15 @@ var figures = map[string]func(w io.Writer, format string) error{
 		},
 		ValueLabel: "IOPS",
 	}.Render,
+	"page": plot.PageFigure{
+		Title: "a page of three",
+		Panels: []plot.Panel{
+			plot.LinesFigure{Title: "queue depth", XLabel: "iodepth", YLabel: "IOPS",
+				Series: []plot.LineSeries{{Name: "7K500", X: []float64{1, 4, 32}, Y: []float64{80, 120, 190}}}},
+			plot.CDFFigure{Title: "reads", Series: []plot.CDFSeries{{Name: "no cache", Hist: latencies(1, 200, 0, 8*time.Millisecond)}}},
+			plot.HeatMapFigure{XTicks: []string{"a", "b"}, YTicks: []string{"x", "y"}, Values: [][]float64{{1, 2}, {3, 4}}, HideValues: true},
+		},
+	}.Render,
 }
 
 // checkFile fails unless path holds a valid, non-empty figure in the
@@ -184,6 +193,12 @@ func TestBadInputs(t *testing.T) {
 		{"heatmap too few rows", plot.HeatMapFigure{XTicks: ticks, YTicks: ticks, Values: grid[:1]}.Render, "1 rows of values for 2 y ticks"},
 		{"heatmap NaN", plot.HeatMapFigure{XTicks: ticks, YTicks: ticks, Values: [][]float64{{1, 2}, {math.NaN(), 4}}}.Render, "value [1][0] is NaN"},
 		{"heatmap -Inf", plot.HeatMapFigure{XTicks: ticks, YTicks: ticks, Values: [][]float64{{1, math.Inf(-1)}, {3, 4}}}.Render, "-Inf"},
+		{"page no panels", plot.PageFigure{}.Render, "no panels"},
+		{"page nil panel", plot.PageFigure{Panels: []plot.Panel{nil}}.Render, "panel 0 is nil"},
+		{"page bad panel", plot.PageFigure{Panels: []plot.Panel{plot.LinesFigure{}}}.Render, "panel 0: plot: Lines: no series"},
+		{"page too big", plot.PageFigure{Columns: 20, Panels: []plot.Panel{
+			plot.LinesFigure{Width: 7200, Series: []plot.LineSeries{{X: []float64{1}, Y: []float64{1}}}},
+			plot.LinesFigure{Series: []plot.LineSeries{{X: []float64{1}, Y: []float64{1}}}}}}.Render, "more than 7200 a side"},
 		{"unknown format", plot.HeatMapFigure{XTicks: ticks, YTicks: ticks, Values: grid}.Render, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,7 @@
 //	raidsim bench [flags]   time an experiment (default: the stack benchmark): requests/s, allocs, peak RSS
 //	raidsim iozone [flags]  iozone's write, rewrite, read and reread over file and record sizes, behind a host
 //	raidsim mrc [flags]     miss-ratio curves of a trace: exact LRU, SHARDS, simulated policies
+//	raidsim trace stats FILE  describe a trace before replaying it
 //	raidsim serve           the playground: raidsim in the browser (WebAssembly) on localhost
 //	raidsim version         the module version and commit (also --version)
 //	raidsim help            show this help
@@ -52,6 +53,7 @@ Usage:
   raidsim iozone [flags]   iozone's write, rewrite, read and reread over file and record sizes behind a host: --host nas-1gb --file-sizes 64KiB,1GiB
   raidsim reliability      odds of data loss: MTTDL (Markov and Monte Carlo) and loss per year of RAID 1/5/6/10: --raid 5 --disks 4 --capacity 2TB --afr 2 --ure 1e-14
   raidsim mrc              miss ratio against cache size for a trace, per replacement policy: --trace FILE [--policy lru,arc,...] [--plot FILE.svg]
+  raidsim trace stats FILE describe a trace: mix, sizes, sequentiality, inter-arrival, burstiness, footprint, reuse [--json] [--plot FILE.svg]
   raidsim serve            the playground in your browser: http://127.0.0.1:8080/ [--addr HOST:PORT]
   raidsim version          the module version and the commit it was built from (also raidsim --version)
   raidsim help             show this help
@@ -75,6 +77,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"iozone":      runIOzone,
 	"reliability": runReliability,
 	"mrc":         runMRC,
+	"trace":       runTrace,
 	"version":     runVersion,
 }
 

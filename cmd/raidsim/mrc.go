@@ -99,6 +99,9 @@ type closingReader struct {
 	c io.Closer
 }
 
+// Skipped forwards the trace reader's skipped lines.
+func (c closingReader) Skipped() int64 { return trace.Skipped(c.r) }
+
 func (c closingReader) Next() (trace.Record, error) {
 	rec, err := c.r.Next()
 	if err != nil {
