@@ -52,7 +52,10 @@ var allowedImports = map[string][]string{
 	// The differential harness against the DiskSim binary and its command.
 	"disk/disksim/internal/oracle":            {"disk/disksim", "disk/disksim/exact"},
 	"disk/disksim/internal/oracle/cmd/oracle": {"disk/disksim/internal/oracle"},
-	"ssd":    {"sim", "drive"},
+	"ssd": {"sim", "drive"},
+	// smr is drive-managed SMR: a translation layer over package disk's
+	// mechanics (its platter), with the map in google/btree.
+	"smr":    {"sim", "drive", "disk", "github.com/google/btree"},
 	"raid":   {"sim", "internal/testhooks"},
 	"cache":  {"sim", "github.com/google/btree"},
 	"host":   {"sim", "cache"},
@@ -77,7 +80,7 @@ var allowedImports = map[string][]string{
 	"tracestats": {"sim", "trace", "mrc", "metrics", "plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec": {"sim", "drive", "disk", "ssd", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
+	"spec": {"sim", "drive", "disk", "ssd", "smr", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
 	"calibrate": {"sim", "disk", "disk/disksim", "disk/disksim/exact", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},

@@ -3,6 +3,7 @@ package spec
 import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/drive"
+	"github.com/raidsim/raidsim/smr"
 	"github.com/raidsim/raidsim/ssd"
 )
 
@@ -11,7 +12,7 @@ import (
 // implementing drive.Model plus its line here: its presets are then
 // listed, planned, built and reported.
 func DriveKinds() []drive.Kind {
-	return []drive.Kind{disk.Kind, ssd.Kind}
+	return []drive.Kind{disk.Kind, ssd.Kind, smr.Kind}
 }
 
 // drivePresetNames lists every kind's presets, kind by kind.

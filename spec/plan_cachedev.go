@@ -55,9 +55,16 @@ func planCacheDevice(p *problems, d *CacheDevice, cfg *cache.Config) drive.Model
 			return nil
 		}
 		m = dm
-	default:
-		p.add(at+"preset", "%q: a cache device is an SSD or a disk preset", preset)
-		return nil
+	default: // a kind with no settings of its own here
+		if d.WriteCache != nil || d.PowerLossProtection != nil {
+			p.add(at+"preset", "%q is a %s drive: write_cache and power_loss_protection are settings of SSD and disk presets", preset, k.Name)
+			return nil
+		}
+		om, ok := planOtherDrive(p, &Drive{Preset: preset}, k)
+		if !ok {
+			return nil
+		}
+		m = om
 	}
 	if cfg != nil {
 		c := cfg.WithDefaults()

@@ -12,6 +12,7 @@ import (
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/simtest"
+	"github.com/raidsim/raidsim/smr"
 	"github.com/raidsim/raidsim/ssd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,7 +38,7 @@ func TestDemoGolden(t *testing.T) {
 func TestDrivesListsEveryPreset(t *testing.T) {
 	code, out, errOut := runCLI(t, "drives")
 	require.Equal(t, 0, code, errOut)
-	for _, name := range append(disk.PresetNames(), ssd.PresetNames()...) {
+	for _, name := range append(append(disk.PresetNames(), ssd.PresetNames()...), smr.PresetNames()...) {
 		assert.Contains(t, out, name)
 	}
 
@@ -45,10 +46,22 @@ func TestDrivesListsEveryPreset(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var raw []json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &raw))
-	require.Len(t, raw, len(disk.PresetNames())+len(ssd.PresetNames()))
+	require.Len(t, raw, len(disk.PresetNames())+len(ssd.PresetNames())+len(smr.PresetNames()))
 	for _, r := range raw {
 		var kind struct{ Kind string }
 		require.NoError(t, json.Unmarshal(r, &kind))
+		if kind.Kind == smr.KindName {
+			var f smr.Datasheet
+			require.NoError(t, json.Unmarshal(r, &f))
+			assert.Positive(t, f.CapacityBytes, f.Name)
+			if f.Recording == "SMR" {
+				assert.Positive(t, f.MediaCacheBytes, "%s: an SMR drive has a media cache", f.Name)
+				assert.Positive(t, f.BandBytes, "%s: and bands", f.Name)
+			} else {
+				assert.Zero(t, f.BandBytes, "%s: a CMR drive has no bands", f.Name)
+			}
+			continue
+		}
 		if kind.Kind == ssd.KindName {
 			var f ssd.Datasheet
 			require.NoError(t, json.Unmarshal(r, &f))
