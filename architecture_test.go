@@ -63,6 +63,8 @@ var allowedImports = map[string][]string{
 	// raid/crashcheck checks an array's bytes after a power loss; it
 	// needs only the layout and parity maths.
 	"raid/crashcheck": {"raid"},
+	// raid/raidz is ZFS's RAIDZ; it reuses raid's GF(2^8) P+Q code.
+	"raid/raidz": {"sim", "raid"},
 	// Workloads, drivers, measurement and their views.
 	"trace":       {"sim", "gonum.org/v1/gonum"},
 	"program":     {"sim"},

@@ -156,3 +156,23 @@ func solveTwo(units [][]byte, x, y int) {
 		dx[i], dy[i] = v, pxy^v
 	}
 }
+
+// GFMul returns a*b in GF(2^8) modulo x^8+x^4+x^3+x^2+1, the field of
+// md's Q syndrome and of ZFS RAIDZ's Q and R (package raid/raidz).
+func GFMul(a, b byte) byte { return gfMul(a, b) }
+
+// GFInv returns 1/a in the same field; a must not be zero.
+func GFInv(a byte) byte { return gfInv(a) }
+
+// GFPow returns 2^i in the same field, for i >= 0.
+func GFPow(i int) byte { return gfPow(i) }
+
+// GFMulAdd adds c*src into dst, byte by byte (len(src) <= len(dst)).
+func GFMulAdd(dst, src []byte, c byte) { gfMulAdd(dst, src, c) }
+
+// SolvePQ recomputes at most two missing units of a P+Q code as md's
+// RAID 6 does: units holds the k data units then P (their XOR) then Q
+// (the sum of 2^i times data unit i), all of one length; missing lists
+// the positions (0..k+1) to compute. It reports false when more than two
+// are missing.
+func SolvePQ(units [][]byte, missing []int) bool { return solve6(units, missing) }

@@ -83,3 +83,40 @@ func (pl *Plan) diskParams() disk.Params {
 	}
 	return disk.Params{}
 }
+
+// planSMRDrive plans an SMR drive or CMR sibling (package smr): its
+// preset, with the platter's settings write_cache, queue_depth and
+// scheduler; every other key is refused.
+func planSMRDrive(p *problems, d *Drive) (drive.Model, bool) {
+	rest := *d
+	rest.WriteCache, rest.QueueDepth, rest.Scheduler = nil, 0, ""
+	m, ok := planOtherDrive(p, &rest, smr.Kind)
+	if !ok || d.Custom != nil {
+		return m, ok
+	}
+	sm, isSMR := m.(*smr.Model)
+	if !isSMR || d.WriteCache == nil && d.QueueDepth == 0 && d.Scheduler == "" {
+		return m, ok
+	}
+	params := sm.Params()
+	if d.WriteCache != nil {
+		params.Platter.WriteCache = *d.WriteCache
+	}
+	if d.QueueDepth != 0 {
+		params.Platter.QueueDepth = d.QueueDepth
+	}
+	if d.Scheduler != "" {
+		s, err := disk.ParseScheduler(d.Scheduler)
+		if err != nil {
+			p.addErr("stack.drive.scheduler", err)
+			return nil, false
+		}
+		params.Platter.Scheduler = s
+	}
+	nm, err := smr.NewModel(params)
+	if err != nil {
+		p.addErr("stack.drive.preset", err)
+		return nil, false
+	}
+	return nm, true
+}

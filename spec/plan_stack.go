@@ -11,6 +11,7 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/smr"
 	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
@@ -34,6 +35,8 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 			p.add("stack.drive.ssd", "is an SSD's section; the drive is a disk (%s): give an SSD preset, or no preset", cmp.Or(st.Drive.Preset, "a data sheet"))
 			ok = false
 		}
+	case smr.KindName:
+		m, ok = planSMRDrive(p, &st.Drive)
 	default:
 		m, ok = planOtherDrive(p, &st.Drive, k)
 	}
