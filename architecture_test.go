@@ -82,12 +82,12 @@ var allowedImports = map[string][]string{
 	"tracestats": {"sim", "trace", "mrc", "metrics", "plot"},
 	// spec describes and checks an experiment; it builds nothing, so it
 	// reads the layers' configuration types and never the root.
-	"spec": {"sim", "drive", "disk", "ssd", "smr", "raid", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
+	"spec": {"sim", "drive", "disk", "ssd", "smr", "raid", "raid/raidz", "cache", "host", "trace", "faults", "internal/keypath", "go.yaml.in/yaml/v3"},
 	// calibrate replays measured traces on drive models (DiskSim's among
 	// them) and fits them with gonum's optimizers; it builds no stack.
 	"calibrate": {"sim", "disk", "disk/disksim", "disk/disksim/exact", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
-	".": {"sim", "drive", "raid", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
+	".": {"sim", "drive", "raid", "raid/raidz", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 	// Above the root, on its runs: the teaching views and the benchmark
 	// emulations.
 	"teach":     {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},
@@ -122,7 +122,7 @@ var testImports = map[string][]string{
 	// The root's tests check whole stacks against the layers' own figures
 	// (a disk's or an SSD's report, through drive.Report), run sweeps of
 	// them, and validate reports against docs/report.schema.json.
-	".": {"internal/counters", "internal/bigtrace", "sweep", "disk", "ssd", "github.com/santhosh-tekuri/jsonschema/v6"},
+	".": {"internal/counters", "internal/bigtrace", "sweep", "disk", "ssd", "smr", "github.com/santhosh-tekuri/jsonschema/v6"},
 	// tracestats' benchmark and long test describe big generated traces.
 	"tracestats": {"internal/bigtrace"},
 }

@@ -16,6 +16,8 @@ type RebuildReport struct {
 	Done bool `json:"done"`
 	// Error is why the rebuild did not run or stopped early.
 	Error string `json:"error,omitempty"`
+	// Spare is what the rebuild wrote to the replacement drive.
+	Spare *SpareReport `json:"spare,omitempty"`
 	// ForegroundMeanMS is the mean latency of the run's requests, and
 	// HealthyMeanMS the same experiment's on a healthy array (no
 	// failure, rebuild or faults); ForegroundSlowdown is their ratio.
@@ -64,14 +66,17 @@ func (r *runner) finishRebuild() *RebuildReport {
 	}
 	rr := &RebuildReport{Member: pl.Rebuild.Member}
 	for {
-		rb := s.Array.Stats().Rebuild
+		rb := s.rebuildStats()
 		started := rb.Started || s.rebuild.err != nil
 		if started && !rb.Active || !r.eng.Step() {
 			break
 		}
 	}
-	rb := s.Array.Stats().Rebuild
+	rb := s.rebuildStats()
 	rr.Done = rb.Done
+	if s.Spare != nil {
+		rr.Spare = s.Spare.Report()
+	}
 	switch {
 	case s.rebuild.err != nil:
 		rr.Error = s.rebuild.err.Error()

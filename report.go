@@ -99,6 +99,9 @@ func (r *Report) addStack(s *Stack) {
 	if s.Array != nil {
 		r.RAID = &RAIDReport{Report: s.Array.Report()}
 	}
+	if s.RAIDZ != nil {
+		r.RAID = &RAIDReport{Report: s.RAIDZ.Report()}
+	}
 	if s.Cache != nil {
 		c := s.Cache.Report()
 		r.Cache = &c

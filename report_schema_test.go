@@ -18,6 +18,7 @@ import (
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/smr"
 	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/ssd"
 )
@@ -68,6 +69,14 @@ func TestGoldenReportsFollowTheSchema(t *testing.T) {
 // outruns its drive, with recorded latencies, and one sorted before
 // replay.
 var schemaExperiments = map[string]string{
+	"raidz-smr-rebuild": `
+stack:
+  drive: {preset: wd40efrx}
+  disks: 4
+  raid: {level: raidz1, fill: 0.00001, fill_streams: 4, scan_batch: 64}
+  failures: [{member: 0, at: 0s}]
+  rebuild: {member: 0, at: 1ms, drive: wd40efax}
+phases: [{rw: randwrite, bs: 4KiB, iodepth: 4, ios: 200, size: 64MiB}]`,
 	"ssd": `
 stack: {drive: {preset: samsung-970-evo-plus}}
 power_loss_at: 1ms
@@ -176,7 +185,7 @@ func collectKeys(t *testing.T, doc []byte, seen map[string]bool) {
 
 // reportTypes are the Go types of the report: the root's Report and the
 // report section of every kind of drive.
-var reportTypes = []reflect.Type{reflect.TypeFor[raidsim.Report](), reflect.TypeFor[disk.Report](), reflect.TypeFor[ssd.Report]()}
+var reportTypes = []reflect.Type{reflect.TypeFor[raidsim.Report](), reflect.TypeFor[disk.Report](), reflect.TypeFor[ssd.Report](), reflect.TypeFor[smr.Report]()}
 
 // goKeys returns every JSON key the report's Go types can produce.
 func goKeys(t *testing.T) []string {

@@ -208,6 +208,9 @@ func (a *RAIDReport) faultNotes() []string {
 		notes = append(notes, fmt.Sprintf("rebuild of member %d: %s s (%s); foreground mean %s ms, %s ms healthy: %sx slower",
 			rb.Member, metrics.FormatFixed(a.RebuildSeconds, 3), state, metrics.FormatSig(rb.ForegroundMeanMS, 4),
 			metrics.FormatSig(rb.HealthyMeanMS, 4), metrics.FormatFixed(rb.ForegroundSlowdown, 2)))
+		if sp := rb.Spare; sp != nil {
+			notes = append(notes, sp.text())
+		}
 	}
 	if a.RepairedSectors > 0 {
 		notes = append(notes, fmt.Sprintf("repaired %d sectors: member reads that failed were served from the redundancy and rewritten", a.RepairedSectors))

@@ -9,6 +9,7 @@ import (
 	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/host"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/raid/raidz"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/spec"
 )
@@ -23,8 +24,13 @@ type Stack struct {
 	// drive.Device), in array member order, a planned rebuild's spare
 	// last.
 	Drives []drive.Device
-	// Array is the RAID array, or nil.
+	// Array is the RAID array (md's levels), or nil.
 	Array *raid.Array
+	// RAIDZ is the ZFS RAIDZ array, or nil.
+	RAIDZ *raidz.Array
+	// Spare is the planned rebuild's replacement as the array sees it,
+	// metered (its write sizes and progress over time), or nil.
+	Spare *SpareMeter
 	// Cache is the volume cache, or nil.
 	Cache *cache.Cache
 	// CacheDevice is the drive the volume cache keeps its data on (an
@@ -85,6 +91,11 @@ func (s *Stack) buildBelow(eng *sim.Engine, pl *spec.Plan, prefix string, obs *s
 		return err
 	}
 	s.Top = members[0]
+	if pl.RAIDZ != nil {
+		if err := s.buildRAIDZ(eng, pl, members, prefix, obs); err != nil {
+			return err
+		}
+	}
 	if pl.RAID != nil {
 		a, err := raid.New(eng, *pl.RAID, members, prefix+"array", obs)
 		if err != nil {
@@ -193,7 +204,12 @@ func (s *Stack) buildDrives(eng *sim.Engine, pl *spec.Plan, prefix string, obs *
 // returns it as the array sees it: behind its fault wrapper (appended to
 // Faults) and the host's driver.
 func (s *Stack) newDrive(eng *sim.Engine, pl *spec.Plan, name string, obs *sim.Observer) (sim.Device, error) {
-	dd, err := pl.Drive.NewDevice(eng, name, obs)
+	return s.newDriveOf(eng, pl, pl.Drive, name, obs)
+}
+
+// newDriveOf is newDrive with a drive of model m.
+func (s *Stack) newDriveOf(eng *sim.Engine, pl *spec.Plan, m drive.Model, name string, obs *sim.Observer) (sim.Device, error) {
+	dd, err := m.NewDevice(eng, name, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +245,13 @@ type rebuildEvent struct {
 	err error
 }
 
-func (e *rebuildEvent) HandleEvent(sim.Time, any) { e.err = e.s.Array.Rebuild(e.dev) }
+func (e *rebuildEvent) HandleEvent(sim.Time, any) {
+	if e.s.RAIDZ != nil {
+		e.err = e.s.RAIDZ.Rebuild(e.dev)
+		return
+	}
+	e.err = e.s.Array.Rebuild(e.dev)
+}
 
 // scheduleRebuild makes the spare (the last of Drives) and
 // schedules the planned rebuild.
@@ -237,11 +259,53 @@ func (s *Stack) scheduleRebuild(eng *sim.Engine, pl *spec.Plan, prefix string, o
 	if pl.Rebuild == nil {
 		return nil
 	}
-	dev, err := s.newDrive(eng, pl, prefix+"spare", obs) // behind the host's driver, once
+	model := pl.Drive
+	if pl.RebuildDrive != nil {
+		model = pl.RebuildDrive
+	}
+	dev, err := s.newDriveOf(eng, pl, model, prefix+"spare", obs) // behind the host's driver, once
 	if err != nil {
 		return err
 	}
-	s.rebuild = &rebuildEvent{s: s, dev: dev}
+	s.Spare = newSpareMeter(eng, dev, s.Drives[len(s.Drives)-1])
+	s.rebuild = &rebuildEvent{s: s, dev: s.Spare}
 	eng.Schedule(eng.Now().Add(pl.Rebuild.At), s.rebuild, nil)
 	return nil
+}
+
+// buildRAIDZ makes the RAIDZ array over members, fills it as planned
+// and schedules the planned failures.
+func (s *Stack) buildRAIDZ(eng *sim.Engine, pl *spec.Plan, members []sim.Device, prefix string, obs *sim.Observer) error {
+	a, err := raidz.New(eng, pl.RAIDZ.Config, members, prefix+"array")
+	if err != nil {
+		return err
+	}
+	if pl.RAIDZ.Fill > 0 {
+		if err := a.Fill(pl.RAIDZ.Fill, pl.RAIDZ.FillStreams); err != nil {
+			return err
+		}
+	}
+	var errs []error
+	for _, f := range pl.Failures {
+		if err := a.FailAt(eng.Now().Add(f.At), f.Member); err != nil {
+			errs = append(errs, fmt.Errorf("raidsim: failure %v: %w", f, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	s.RAIDZ, s.Top = a, a
+	return s.scheduleRebuild(eng, pl, prefix, obs)
+}
+
+// rebuildStats is the planned rebuild's progress, on md's array or
+// RAIDZ.
+func (s *Stack) rebuildStats() raid.RebuildStats {
+	if s.RAIDZ != nil {
+		return s.RAIDZ.RebuildStats()
+	}
+	if s.Array != nil {
+		return s.Array.Stats().Rebuild
+	}
+	return raid.RebuildStats{}
 }

@@ -108,3 +108,11 @@ func Lookup(kinds []Kind, name string) (Kind, error) {
 	}
 	return Kind{}, fmt.Errorf("drive: unknown preset %q (known: %s)", name, strings.Join(all, ", "))
 }
+
+// Sampler is a Device that samples its own state over time, for reports
+// and plots (an SMR drive's media cache fill and cleaning).
+type Sampler interface {
+	// Samples returns the names of the values sampled, the sample times
+	// in seconds from the start, and at each time one value per name.
+	Samples() (names []string, t []float64, values [][]float64)
+}

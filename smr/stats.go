@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/sim"
 )
 
@@ -166,3 +167,17 @@ func (d *Drive) Series() []Point {
 	out := append([]Point(nil), d.series.pts...)
 	return append(out, d.point(d.eng.Now().Sub(0).Seconds()))
 }
+
+// Samples returns Series as a drive.Sampler: the media cache's bytes,
+// the map's extents, the bands cleaned, the seconds spent cleaning and
+// the host bytes written so far.
+func (d *Drive) Samples() (names []string, t []float64, values [][]float64) {
+	names = []string{"cache_used_bytes", "extents", "band_cleans", "clean_s", "written_bytes"}
+	for _, p := range d.Series() {
+		t = append(t, p.T)
+		values = append(values, []float64{float64(p.CacheUsedBytes), float64(p.Extents), float64(p.BandCleans), p.CleanSeconds, float64(p.WrittenBytes)})
+	}
+	return names, t, values
+}
+
+var _ drive.Sampler = (*Drive)(nil)

@@ -62,6 +62,12 @@ type Plan struct {
 	Disks int
 	// RAID is the array's configuration (defaults filled), or nil.
 	RAID *raid.Config
+	// RAIDZ is a ZFS RAIDZ array's configuration and fill, or nil (then
+	// RAID is nil too).
+	RAIDZ *RAIDZPlan
+	// RebuildDrive is the replacement's model when it differs from
+	// Drive (stack.rebuild.drive), or nil.
+	RebuildDrive drive.Model
 	// Failures fail array members at times from the start.
 	Failures []raid.Failure
 	// Rebuild, when set, rebuilds Rebuild.Member onto a spare Rebuild.At

@@ -107,6 +107,8 @@ func context(t *testing.T, path string, ssdDrive bool) *Experiment {
 		x.Phases[0].Job = Job{Trace: &Trace{Path: "t.csv"}}
 	case path == "phases[0].ramp_ios":
 		x.Phases[0].IOs = 0
+	case slices.Contains([]string{"stack.raid.recordsize", "stack.raid.ashift", "stack.raid.fill", "stack.raid.fill_streams", "stack.raid.scan_batch"}, path):
+		x.Stack.Disks, x.Stack.RAID = 4, &RAID{Level: "raidz1"}
 	case path == "stack.disks", Under(path, "stack.raid"):
 		array()
 	case Under(path, "stack.failures"), Under(path, "stack.rebuild"):

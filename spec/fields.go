@@ -69,7 +69,7 @@ func raidLevelNames() []string {
 			out = append(out, strconv.Itoa(i))
 		}
 	}
-	return out
+	return append(out, "raidz1", "raidz2", "raidz3")
 }
 
 // fields is the one definition of every key, in reference order.
@@ -108,6 +108,8 @@ var stackFields = Table{
 	{Path: "stack.rebuild", Doc: "rebuild a failed member onto a spare drive; the run goes on until the rebuild ends", Unset: "none"},
 	{Path: "stack.rebuild.member", Doc: "the failed member to rebuild (it must have failed by then, stack.failures)", Required: true},
 	{Path: "stack.rebuild.at", Doc: "when the rebuild starts, from the start", Required: true, Bounds: rangeOf(0, maxFailureTime)},
+	{Path: "stack.rebuild.drive", Label: "replacement drive", Doc: "the replacement's preset (raidsim drives) when it is another than the members' (an SMR drive replacing a CMR one, say); the members' own preset gives a drive of their model, overrides included",
+		DefaultText: "a drive of the stack's model", defaultOf: func(x *Experiment, _ *Plan) string { return cmp.Or(x.Stack.Drive.Preset, DefaultPreset) }},
 	{Path: "stack.faults", Doc: "media faults of every drive", Unset: "none"},
 	{Path: "stack.faults.ure", Doc: "unrecoverable read errors per bit read (1e-14 on desktop data sheets); each leaves a sector unreadable until written",
 		Default: "0", Bounds: rangeOf(0, 1)},
@@ -394,6 +396,12 @@ var raidFields = Table{
 	{Path: "stack.raid.parity_rate", Doc: "the parity engine's speed (0: free)", Unit: "bytes/s", Default: "0"},
 	{Path: "stack.raid.rebuild_rate", Doc: "rebuild rate cap, as md's speed_limit_max (0: as fast as possible)", Unit: "bytes/s", Default: "0"},
 	{Path: "stack.raid.speed_limit_min", Doc: "rebuild rate while foreground requests arrive, as md's speed_limit_min (0: unthrottled)", Unit: "bytes/s", Default: "0"},
+	{Path: "stack.raid.recordsize", Label: "recordsize", Doc: "RAIDZ only: the largest record (ZFS's recordsize); a slot written in part holds a smaller record", Unit: "bytes", NoZero: true,
+		Default: "128KiB", BoundsText: "a power of two from the sector (2^ashift) to 16MiB"},
+	{Path: "stack.raid.ashift", Doc: "RAIDZ only: log2 of the allocation sector (12: 4 KiB, ZFS's choice for 4K-sector drives)", NoZero: true, Default: "12", Bounds: rangeOf(9, 16)},
+	{Path: "stack.raid.fill", Doc: "RAIDZ only: the fraction of the volume's records allocated before the run, as a pool already holding data (what a resilver walks)", Unit: "fraction", Default: "0", Bounds: rangeOf(0, 1)},
+	{Path: "stack.raid.fill_streams", Doc: "RAIDZ only: the files written side by side that filled the pool: their records interleave on the disks", NoZero: true, Default: "1", Bounds: rangeOf(1, 1<<20)},
+	{Path: "stack.raid.scan_batch", Doc: "RAIDZ only: the records a resilver or scrub gathers in logical order and issues sorted by disk offset, as OpenZFS's sorted scan within its memory (0: all at once, -1: unsorted, the legacy scan)", Default: "0", Bounds: rangeOf(-1, 1<<30)},
 }
 
 var cacheFields = Table{

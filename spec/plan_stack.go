@@ -51,12 +51,19 @@ func planStack(p *problems, st *Stack, pl *Plan) bool {
 	case st.RAID == nil && n > 1:
 		p.add("stack.disks", "%d drives need a RAID level (stack.raid.level)", n)
 	}
-	if st.RAID != nil {
+	switch {
+	case st.RAID != nil && isRAIDZ(st.RAID.Level):
+		pl.RAIDZ = planRAIDZ(p, st.RAID, n, ss)
+	case st.RAID != nil:
 		pl.RAID = planRAID(p, st.RAID, n, ss)
+		refuseRAIDZKeys(p, st.RAID)
 	}
 	pl.Disks = max(n, 1)
 	if n == 0 && pl.RAID != nil {
 		pl.Disks = raid.MinMembers(pl.RAID.Level)
+	}
+	if n == 0 && pl.RAIDZ != nil {
+		pl.Disks = pl.RAIDZ.Config.Parity + 2
 	}
 	planFailures(p, st, pl)
 	planRebuild(p, st, pl)
@@ -278,9 +285,12 @@ func planRebuild(p *problems, st *Stack, pl *Plan) {
 		return
 	}
 	const at = "stack.rebuild"
-	if pl.RAID == nil || pl.RAID.Level == raid.RAID0 {
-		p.add(at, "a rebuild needs an array with redundancy (RAID 1, 5, 6 or 10)")
+	if (pl.RAID == nil || pl.RAID.Level == raid.RAID0) && pl.RAIDZ == nil {
+		p.add(at, "a rebuild needs an array with redundancy (RAID 1, 5, 6, 10 or RAIDZ)")
 		return
+	}
+	if rb.Drive != "" && !strings.EqualFold(rb.Drive, cmp.Or(st.Drive.Preset, DefaultPreset)) {
+		pl.RebuildDrive = planRebuildDrive(p, rb.Drive, pl)
 	}
 	p.checkDuration(at+".at", time.Duration(rb.At))
 	failed := false

@@ -299,7 +299,7 @@ type SSDSpec struct {
 
 // RAID is raid.Config with names for the enumerations.
 type RAID struct {
-	// Level is 0, 1, 5, 6 or 10.
+	// Level is 0, 1, 5, 6, 10, or raidz1, raidz2, raidz3 (ZFS).
 	Level string `yaml:"level" json:"level"`
 	// StripeUnit is the bytes each member holds of one stripe, a
 	// multiple of the sector size.
@@ -322,6 +322,18 @@ type RAID struct {
 	// foreground requests arrive the rebuild is held to it (zero: the
 	// rebuild competes with them unthrottled).
 	SpeedLimitMin Size `yaml:"speed_limit_min,omitempty" json:"speed_limit_min,omitempty"`
+	// RecordSize is RAIDZ's largest record in bytes (ZFS's recordsize).
+	RecordSize Size `yaml:"recordsize,omitempty" json:"recordsize,omitempty"`
+	// Ashift is RAIDZ's sector shift (12: 4 KiB).
+	Ashift int `yaml:"ashift,omitempty" json:"ashift,omitempty"`
+	// Fill is the fraction of a RAIDZ volume's records allocated before
+	// the run, as a pool already holding data; FillStreams the files
+	// written side by side that filled it.
+	Fill        float64 `yaml:"fill,omitempty" json:"fill,omitempty"`
+	FillStreams int     `yaml:"fill_streams,omitempty" json:"fill_streams,omitempty"`
+	// ScanBatch is the records a RAIDZ resilver or scrub sorts at a
+	// time (0: all, -1: none, the legacy scan).
+	ScanBatch int `yaml:"scan_batch,omitempty" json:"scan_batch,omitempty"`
 }
 
 // Failure fails array member Member At after the start.
@@ -335,6 +347,9 @@ type Failure struct {
 type Rebuild struct {
 	Member int      `yaml:"member" json:"member"`
 	At     Duration `yaml:"at" json:"at"`
+	// Drive is the replacement's preset; empty: a drive of the stack's
+	// model.
+	Drive string `yaml:"drive,omitempty" json:"drive,omitempty"`
 }
 
 // Faults are the media faults of every drive (package faults).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,9 +133,16 @@ func baseFor(t *testing.T, f *runFlag) spec.Experiment {
 	x := baseExperiment()
 	switch {
 	case f.needs == raidSec:
-		require.NoError(t, spec.Set(&x, "stack.raid.level", "5"))
-		if f.name == "rebuild" { // of a member that failed
+		level := "5"
+		if spec.Under(f.path, "stack.raid") && slices.Contains([]string{"recordsize", "ashift", "fill", "fill_streams", "scan_batch"}, strings.TrimPrefix(f.path, "stack.raid.")) {
+			level = "raidz1"
+		}
+		require.NoError(t, spec.Set(&x, "stack.raid.level", level))
+		if f.name == "rebuild" || f.name == "rebuild-drive" { // of a member that failed
 			require.NoError(t, spec.Set(&x, "stack.failures", "[{member: 1, at: 1s}]"))
+		}
+		if f.name == "rebuild-drive" {
+			require.NoError(t, spec.Set(&x, "stack.rebuild", "{member: 1, at: 2s}"))
 		}
 	case f.needs == cacheSec:
 		require.NoError(t, spec.Set(&x, "stack.cache.size", "64MiB"))
@@ -313,7 +321,7 @@ var badValues = []struct {
 	{[]string{"--scheduler", "elevator"}, "drive: {scheduler: elevator}", synth(""), "", `stack.drive.scheduler: "elevator"`},
 	{[]string{"--ncq", "64"}, "drive: {queue_depth: 64}", synth(""), "", "stack.drive.queue_depth: 64 is outside 1..32"},
 	{[]string{"--ncq", "0"}, "drive: {queue_depth: 0}", synth(""), "", "stack.drive.queue_depth: 0 is not a usable value"},
-	{[]string{"--raid", "7"}, "raid: {level: 7}", synth(""), "", `stack.raid.level: "7" is not a RAID level (want 0, 1, 5, 6 or 10)`},
+	{[]string{"--raid", "7"}, "raid: {level: 7}", synth(""), "", `stack.raid.level: "7" is not a RAID level (want 0, 1, 5, 6, 10, raidz1, raidz2 or raidz3)`},
 	{[]string{"--raid", "5", "--disks", "2"}, "raid: {level: 5}, disks: 2", synth(""), "", "stack.disks: RAID 5 needs at least 3 drives, got 2"},
 	{[]string{"--raid", "0", "--disks", "100000"}, "raid: {level: 0}, disks: 100000", synth(""), "", "stack.disks: 100000 is outside 0..256"},
 	{[]string{"--raid", "0", "--stripe", "3000"}, "raid: {level: 0, stripe_unit: 3000}", synth(""), "", "stack.raid.stripe_unit: 3000 is not a multiple of 512"},

@@ -6,26 +6,44 @@ import "math/bits"
 // record's allocated size is a multiple of it), first fit from a cursor
 // that moves on past each allocation: records are placed one after the
 // other in the order they are allocated, and freed space is reused when
-// the cursor comes round to it, as a metaslab's cursor does.
+// the cursor comes round to it, as a metaslab's cursor does. Its bitmap
+// is kept in pages made on first use, so an empty vdev of many
+// terabytes costs nothing.
 type allocator struct {
-	used   []uint64 // one bit per unit
+	pages  [][]uint64 // pageWords words each; nil: all free
 	units  int64
 	cursor int64
 	free   int64 // free units
 }
 
+const (
+	pageWords = 1 << 13
+	pageUnits = pageWords * 64
+)
+
 func newAllocator(units int64) *allocator {
-	return &allocator{used: make([]uint64, (units+63)/64), units: units, free: units}
+	return &allocator{pages: make([][]uint64, (units+pageUnits-1)/pageUnits), units: units, free: units}
 }
 
-func (a *allocator) isUsed(u int64) bool { return a.used[u>>6]&(1<<(u&63)) != 0 }
+func (a *allocator) word(u int64) uint64 {
+	p := a.pages[u/pageUnits]
+	if p == nil {
+		return 0
+	}
+	return p[(u%pageUnits)>>6]
+}
 
 func (a *allocator) mark(u, n int64, used bool) {
 	for i := u; i < u+n; i++ {
+		pi := i / pageUnits
+		if a.pages[pi] == nil {
+			a.pages[pi] = make([]uint64, pageWords)
+		}
+		w := &a.pages[pi][(i%pageUnits)>>6]
 		if used {
-			a.used[i>>6] |= 1 << (i & 63)
+			*w |= 1 << (i & 63)
 		} else {
-			a.used[i>>6] &^= 1 << (i & 63)
+			*w &^= 1 << (i & 63)
 		}
 	}
 }
@@ -33,10 +51,12 @@ func (a *allocator) mark(u, n int64, used bool) {
 // nextFree returns the first free unit at or after u, or a.units.
 func (a *allocator) nextFree(u int64) int64 {
 	for u < a.units {
-		w := ^a.used[u>>6] >> (u & 63)
+		if a.pages[u/pageUnits] == nil {
+			return u
+		}
+		w := ^a.word(u) >> (u & 63)
 		if w != 0 {
-			u += int64(bits.TrailingZeros64(w))
-			return min(u, a.units)
+			return min(u+int64(bits.TrailingZeros64(w)), a.units)
 		}
 		u = (u | 63) + 1
 	}
@@ -46,10 +66,13 @@ func (a *allocator) nextFree(u int64) int64 {
 // nextUsed returns the first used unit at or after u, or a.units.
 func (a *allocator) nextUsed(u int64) int64 {
 	for u < a.units {
-		w := a.used[u>>6] >> (u & 63)
+		if a.pages[u/pageUnits] == nil {
+			u = (u/pageUnits + 1) * pageUnits
+			continue
+		}
+		w := a.word(u) >> (u & 63)
 		if w != 0 {
-			u += int64(bits.TrailingZeros64(w))
-			return min(u, a.units)
+			return min(u+int64(bits.TrailingZeros64(w)), a.units)
 		}
 		u = (u | 63) + 1
 	}

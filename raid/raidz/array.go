@@ -3,9 +3,7 @@ package raidz
 import (
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 )
 
@@ -101,7 +99,7 @@ type Array struct {
 	failAt  []sim.Time
 	ss      int64 // member sector size
 	child   int64 // bytes of each member used
-	slots   []record
+	slots   slotTable
 	alloc   *allocator
 	unit    int64 // allocation unit in bytes: Parity+1 sectors
 
@@ -163,7 +161,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string) (*Array
 	}
 	a := &Array{eng: eng, name: name, cfg: cfg, g: g, members: append([]sim.Device(nil), members...),
 		failed: make([]bool, len(members)), failAt: make([]sim.Time, len(members)), ss: ss, child: child,
-		slots: make([]record, slots), alloc: newAllocator(vdev / unit), unit: unit,
+		slots: slotTable{n: slots, pages: make([][]record, (slots+slotPage-1)/slotPage)}, alloc: newAllocator(vdev / unit), unit: unit,
 		locks: map[int64]*slotLock{}, created: eng.Now()}
 	a.hDone = a.childDone
 	a.hZero.a = a
@@ -174,7 +172,7 @@ func New(eng *sim.Engine, cfg Config, members []sim.Device, name string) (*Array
 func (a *Array) Name() string { return a.name }
 
 // Capacity returns the volume's size in bytes.
-func (a *Array) Capacity() int64 { return int64(len(a.slots)) * a.cfg.RecordSize }
+func (a *Array) Capacity() int64 { return a.slots.n * a.cfg.RecordSize }
 
 // SectorSize returns the members' sector size in bytes.
 func (a *Array) SectorSize() int { return int(a.ss) }
@@ -192,13 +190,13 @@ func (a *Array) Members() []sim.Device { return append([]sim.Device(nil), a.memb
 // Record returns slot's record: its vdev offset and size in bytes, and
 // false when the slot holds none.
 func (a *Array) Record(slot int64) (off, psize int64, ok bool) {
-	r := a.slots[slot]
+	r := a.slots.get(slot)
 	return r.off, r.psize, r.psize > 0
 }
 
 // Columns returns where slot's record lies on the members.
 func (a *Array) Columns(slot int64) []Column {
-	r := a.slots[slot]
+	r := a.slots.get(slot)
 	if r.psize == 0 {
 		return nil
 	}
@@ -322,8 +320,39 @@ func (h *hostOp) finish(a *Array, err error) {
 	r.Done(r)
 }
 
-// Elapsed returns the time since the array was made.
-func (a *Array) elapsed() time.Duration { return a.eng.Now().Sub(a.created) }
-
 var _ sim.Device = (*Array)(nil)
-var _ = raid.ErrDataLost
+
+// Fill allocates the records of a fraction of the volume's slots at
+// once, with no I/O and no time passing, as a pool filled before the run
+// would hold them: the slots are streams contiguous files written
+// side by side, each file's next record allocated in turn, so records of
+// different files interleave on the vdev as concurrent writers' do. A
+// resilver's logical walk (file by file) then jumps about the vdev. It
+// holds no bytes: an error with Config.Data. Call it before any request.
+func (a *Array) Fill(fraction float64, streams int) error {
+	switch {
+	case a.cfg.Data:
+		return fmt.Errorf("raidz: %s: Fill writes no bytes; it is for runs without Config.Data", a.name)
+	case fraction < 0 || fraction > 1:
+		return fmt.Errorf("raidz: %s: fill fraction must be 0..1, got %g", a.name, fraction)
+	case streams < 1 || streams > 1<<20:
+		return fmt.Errorf("raidz: %s: fill streams must be 1..%d, got %d", a.name, 1<<20, streams)
+	}
+	n := int64(fraction * float64(a.slots.n))
+	per := (n + int64(streams) - 1) / int64(streams)
+	asize := a.g.AllocSize(a.cfg.RecordSize) / a.unit
+	for i := int64(0); i < per; i++ {
+		for s := int64(0); s < int64(streams); s++ {
+			slot := s*per + i
+			if slot >= n || a.slots.get(slot).psize > 0 {
+				continue
+			}
+			u, ok := a.alloc.alloc(asize)
+			if !ok {
+				return fmt.Errorf("raidz: %s: fill: %w", a.name, ErrNoSpace)
+			}
+			a.slots.set(slot, record{off: u * a.unit, psize: a.cfg.RecordSize})
+		}
+	}
+	return nil
+}

