@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/raidsim/raidsim/cache"
@@ -74,6 +75,10 @@ type PhaseReport struct {
 	Background []*WorkloadInfo `json:"background,omitempty"`
 	// Trace describes the trace replayed (nil for a synthetic phase).
 	Trace *TraceReport `json:"trace,omitempty"`
+	// Jobs reports each of the phase's concurrent jobs (phases[].jobs,
+	// numjobs), or each reporting group of them (group_reporting), in
+	// order; the phase's own figures cover them all.
+	Jobs []JobReport `json:"jobs,omitempty"`
 	// FailedRequests counts requests that completed with an error (for example
 	// reads of a RAID 5 array that lost two members); they are left out
 	// of the read, write and all summaries.
@@ -89,6 +94,39 @@ type PhaseReport struct {
 	// Host is the host layer's share of the phase (CPU utilization, page
 	// cache, network), when the stack has one.
 	Host *host.Summary `json:"host,omitempty"`
+}
+
+// JobReport is one of a phase's concurrent jobs, or a run of jobs of one
+// reporting group that set group_reporting, reported as one (as fio's
+// group_reporting does).
+type JobReport struct {
+	// Name is the job's name (the first job's, for a group).
+	Name string `json:"name"`
+	// Group is its reporting group in the phase, from 0; Jobs the
+	// jobs (clones) it covers.
+	Group int `json:"group"`
+	Jobs  int `json:"jobs"`
+	// Summary is its requests over its runtime (sim_s): from its
+	// start to its last completion.
+	metrics.Summary
+	// Latency holds the histograms behind Summary; not in the JSON.
+	Latency *metrics.Recorder `json:"-"`
+	// Workload echoes its workload (the first job's, for a group), with
+	// the reads and writes issued (all its jobs').
+	Workload *WorkloadInfo `json:"workload"`
+	// StartS is when it started, from the phase's first request.
+	StartS float64 `json:"start_s"`
+	// SpinS is the CPU time its think time spun (thinktime_spin).
+	SpinS float64 `json:"spin_s,omitempty"`
+	// IODepths counts its submissions by the requests it then had
+	// outstanding, that one included, in fio's bins: 1, 2-3, 4-7, 8-15,
+	// 16-31, 32-63, 64 and more.
+	IODepths [7]int64 `json:"iodepths"`
+	// FailedRequests counts its requests that failed (left out of
+	// Summary).
+	FailedRequests int64 `json:"failed_requests,omitempty"`
+	// RuntimeReached reports a job stopped by a runtime before its end.
+	RuntimeReached bool `json:"runtime_reached,omitempty"`
 }
 
 // addStack adds the stack's statistics at the end of the run.
@@ -147,6 +185,21 @@ type WorkloadInfo struct {
 	// Fsync is the number of writes between flushes (fio fsync; 0:
 	// none).
 	Fsync int `json:"fsync,omitempty"`
+	// Rate and RateIOPS are the caps on bytes and requests per second,
+	// as fio writes them ("1MiB", "100,50"); RateProcess is "poisson"
+	// for exponential gaps (absent: linear); Offload is
+	// io_submit_mode=offload.
+	Rate        string `json:"rate,omitempty"`
+	RateIOPS    string `json:"rate_iops,omitempty"`
+	RateProcess string `json:"rate_process,omitempty"`
+	Offload     bool   `json:"offload,omitempty"`
+	// ThinktimeS, ThinktimeSpinS and ThinkTimeBlocks are the think time
+	// (s), its spin (s) and the blocks between stalls; ThinktimeOnIssue
+	// counts the blocks issued.
+	ThinktimeS       float64 `json:"thinktime_s,omitempty"`
+	ThinktimeSpinS   float64 `json:"thinktime_spin_s,omitempty"`
+	ThinktimeBlocks  int     `json:"thinktime_blocks,omitempty"`
+	ThinktimeOnIssue bool    `json:"thinktime_on_issue,omitempty"`
 	// Seed is the run seed.
 	Seed uint64 `json:"seed"`
 }
@@ -161,6 +214,17 @@ func workloadInfo(w trace.Workload, ios int64, seed uint64) *WorkloadInfo {
 	}
 	if w.RW.Mixed() {
 		wi.RWMixRead = w.RWMixRead
+	}
+	pc := w.Pacing
+	wi.Rate = trace.FormatPerDirection(pc.Rate, trace.FormatSize)
+	wi.RateIOPS = trace.FormatPerDirection(pc.RateIOPS, func(n int64) string { return strconv.FormatInt(n, 10) })
+	if pc.Poisson {
+		wi.RateProcess = "poisson"
+	}
+	wi.Offload = pc.Offload
+	if pc.ThinkTime > 0 {
+		wi.ThinktimeS, wi.ThinktimeSpinS = pc.ThinkTime.Seconds(), pc.ThinkTimeSpin.Seconds()
+		wi.ThinktimeBlocks, wi.ThinktimeOnIssue = max(pc.ThinkTimeBlocks, 1), pc.ThinkOnIssue
 	}
 	if len(w.BSSplit) > 0 {
 		parts := make([]string, len(w.BSSplit))

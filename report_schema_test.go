@@ -120,6 +120,15 @@ phases:
 	"trace": `
 stack: {drive: {preset: deskstar-7k500}, cache: {size: 256KiB, block: 4KiB}}
 phases: [{trace: {path: testdata/traces/sample-msr.csv, speed: 1000, map: wrap}}]`,
+	"jobs": `
+stack: {drive: {preset: deskstar-7k160, spec: {capacity: 256MiB}}, disks: 4, raid: {level: 5}, cache: {size: 4MiB}}
+phases:
+  - runtime: 2s
+    jobs:
+      - {name: reader, rw: randread, iodepth: 4, ios: 200, rate_iops: "100", rate_process: poisson, io_submit_mode: offload}
+      - {name: writer, rw: write, bs: 64KiB, ios: 100, thinktime: 2ms, thinktime_blocks: 4, thinktime_spin: 1ms, thinktime_blocks_type: issue, numjobs: 2, offset_increment: 64MiB, group_reporting: true}
+      - {name: late, rw: randrw, rate: "1MiB,512KiB", ios: 50, wait_for: reader, startdelay: 5ms, new_group: true}
+      - {name: timed, rw: read, time_based: true, runtime: 100ms}`,
 	"trace-reordered": `
 stack: {drive: {preset: deskstar-7k500}}
 phases:

@@ -83,6 +83,7 @@ func (t *textWriter) phaseBody(ph *PhaseReport) {
 		t.err = ph.Summary.WriteText(t.w)
 	}
 	t.table(ph.measuredTable())
+	t.table(ph.jobsTable())
 	if ph.FailedRequests > 0 {
 		t.printf("failed requests: %d (first: %s)\n", ph.FailedRequests, ph.FirstError)
 	}
@@ -127,6 +128,13 @@ func (ph *PhaseReport) writeSource(t *textWriter, seed *uint64) {
 	for _, bw := range ph.Background {
 		t.printf("beside it: %s\n", bw.describe())
 	}
+	for _, j := range ph.Jobs {
+		name := j.Name
+		if j.Jobs > 1 {
+			name = fmt.Sprintf("%s (%d jobs)", name, j.Jobs)
+		}
+		t.printf("job %s, group %d: %s\n", name, j.Group, j.Workload.describe())
+	}
 	if ph.HostFlushesDropped > 0 {
 		t.printf("host dropped %d flushes\n", ph.HostFlushesDropped)
 	}
@@ -151,6 +159,23 @@ func (wl *WorkloadInfo) describe() string {
 	}
 	if wl.Fsync != 0 {
 		fmt.Fprintf(&b, " fsync=%d", wl.Fsync)
+	}
+	for _, kv := range [][2]string{{"rate", wl.Rate}, {"rate_iops", wl.RateIOPS}, {"rate_process", wl.RateProcess}} {
+		if kv[1] != "" {
+			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
+		}
+	}
+	if wl.Offload {
+		b.WriteString(" io_submit_mode=offload")
+	}
+	if wl.ThinktimeS > 0 {
+		fmt.Fprintf(&b, " thinktime=%v thinktime_blocks=%d", time.Duration(math.Round(wl.ThinktimeS*1e9)), wl.ThinktimeBlocks)
+		if wl.ThinktimeSpinS > 0 {
+			fmt.Fprintf(&b, " thinktime_spin=%v", time.Duration(math.Round(wl.ThinktimeSpinS*1e9)))
+		}
+		if wl.ThinktimeOnIssue {
+			b.WriteString(" thinktime_blocks_type=issue")
+		}
 	}
 	return b.String()
 }
@@ -273,4 +298,21 @@ func (tr *TraceReport) windowWords() string {
 		return fmt.Sprintf("window of %d records", tr.ReorderRecords)
 	}
 	return fmt.Sprintf("window %v", time.Duration(math.Round(tr.ReorderWindowS*1e9)))
+}
+
+// jobsTable lists a phase's concurrent jobs (or reporting groups), one
+// row each.
+func (ph *PhaseReport) jobsTable() *metrics.Table {
+	if len(ph.Jobs) == 0 {
+		return nil
+	}
+	t := &metrics.Table{Title: "\nJobs", Header: []string{"job", "group", "jobs", "reads", "writes", "IOPS", "MB/s",
+		"mean ms", "p99 ms", "start s", "runtime s"}}
+	for _, j := range ph.Jobs {
+		t.AddRow(j.Name, fmt.Sprint(j.Group), fmt.Sprint(j.Jobs), fmt.Sprint(j.Read.IOs), fmt.Sprint(j.Write.IOs),
+			metrics.FormatFixed(j.All.IOPS, 1), metrics.FormatFixed(j.All.MBPerS, 2),
+			metrics.FormatFixed(j.All.LatencyMS.Mean, 2), metrics.FormatFixed(j.All.LatencyMS.P99, 2),
+			metrics.FormatFixed(j.StartS, 3), metrics.FormatFixed(j.SimSeconds, 3))
+	}
+	return t
 }

@@ -115,29 +115,31 @@ type phaseRun struct {
 	warmed   bool // the run's warm-up left some of this phase's completions out
 }
 
-// observe counts one completion.
-func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) {
+// observe counts one completion, and reports whether it entered the
+// phase's figures (not left out by a warm-up or ramp, not failed).
+func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) bool {
 	if q.Op == sim.Flush {
 		pr.flushes++
 	}
 	if pr.r.warm.exclude(pr.r.stack, q) {
 		pr.rampEnd, pr.warmed = q.Completed, true
-		return
+		return false
 	}
 	if pr.ramp > 0 {
 		pr.ramp--
 		pr.rampEnd = q.Completed
-		return
+		return false
 	}
 	if q.Err != nil {
 		if pr.failed == 0 {
 			pr.firstErr, pr.firstID = q.Err, q.ID
 		}
 		pr.failed++
-		return
+		return false
 	}
 	pr.rec.Observe(q)
 	pr.r.total.Observe(q)
+	return true
 }
 
 // dropFlushes wraps src to discard Flush records, as a host with cache
@@ -194,37 +196,20 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 	return rep, nil
 }
 
-// runSynthetic runs a phase's synthetic job and its background jobs in
-// one closed loop, noting what they issued in rep.
+// runSynthetic runs a phase's synthetic jobs at once (trace.RunJobs):
+// its own job and its background jobs, or its concurrent jobs, noting
+// what they issued in rep.
 func (r *runner) runSynthetic(ph *spec.PhasePlan, pr *phaseRun, rep *PhaseReport) (trace.ReplayResult, error) {
-	dev := r.stack.Top
-	src, err := trace.NewSynthetic(ph.Workload, r.eng.Rand(ph.Stream), dev.Capacity(), dev.SectorSize())
+	jr, err := r.newJobRun(ph, pr)
 	if err != nil {
 		return trace.ReplayResult{}, err
 	}
-	var mix *jobMix
-	in, depth, onComplete := pr.dropFlushes(src), ph.Workload.IODepth, pr.observe
-	if len(ph.Background) > 0 {
-		if mix, err = newJobMix(r.eng, dev, ph, in, pr.dropFlushes); err != nil {
-			return trace.ReplayResult{}, err
-		}
-		in, depth, onComplete = mix, mix.depth(), mix.observe(pr.observe)
+	res, per, err := trace.RunJobs(r.eng, r.stack.Top, jr.jobs, trace.JobsOptions{
+		Deadline: ph.Runtime, OnComplete: jr.observe, Observer: r.obs})
+	for _, p := range per {
+		rep.RuntimeReached = rep.RuntimeReached || p.RuntimeReached
 	}
-	var dl *deadline
-	if ph.Runtime > 0 {
-		dl = &deadline{r: in, eng: r.eng, end: r.eng.Now().Add(ph.Runtime)}
-		in = dl
-	}
-	res, err := trace.Replay(r.eng, dev, in, trace.ReplayOptions{
-		Mode: trace.ClosedLoop, IODepth: depth, OnComplete: onComplete, Observer: r.obs})
-	rep.RuntimeReached = dl != nil && dl.reached
-	rep.Workload = workloadInfo(ph.Workload, res.Issued-pr.flushes, r.plan.Seed) // reads and writes
-	if mix != nil {
-		rep.Workload.IOs = mix.issued[0]
-		for j, bw := range ph.Background {
-			rep.Background = append(rep.Background, workloadInfo(bw, mix.issued[j+1], r.plan.Seed))
-		}
-	}
+	jr.describe(ph, per, rep, r.plan.Seed, res.FirstIssue)
 	return res, err
 }
 

@@ -96,6 +96,12 @@ var reach = map[reflect.Type]map[string]string{
 		"IODepth": "phases[].iodepth", "Offset": "phases[].offset", "Size": "phases[].size", "NumIOs": "phases[].ios",
 		"RandomDistribution": "phases[].random_distribution", "PercentageRandom": "phases[].percentage_random", "Fsync": "phases[].fsync",
 		"NoScatter": "no key: Go only (the root's benchmark emulations)",
+		"Pacing":    "phases[].rate",
+	},
+	reflect.TypeFor[trace.Pacing](): {
+		"Rate": "phases[].rate", "RateIOPS": "phases[].rate_iops", "Poisson": "phases[].rate_process",
+		"Offload": "phases[].io_submit_mode", "ThinkTime": "phases[].thinktime", "ThinkTimeSpin": "phases[].thinktime_spin",
+		"ThinkTimeBlocks": "phases[].thinktime_blocks", "ThinkOnIssue": "phases[].thinktime_blocks_type",
 	},
 }
 

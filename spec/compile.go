@@ -43,6 +43,9 @@ const (
 	maxFailureTime   = 365 * 24 * time.Hour
 	maxPowerLossAt   = 365 * 24 * time.Hour
 	maxBackground    = 64 // background jobs of a phase
+	maxJobs          = 64 // phases[].jobs entries
+	maxNumJobs       = 1024
+	maxClones        = 4096 // clones of a phase's jobs, all entries together
 	maxReorder       = 1 << 20
 )
 
@@ -124,6 +127,39 @@ type PhasePlan struct {
 	// Background are workloads run beside Workload until it ends, each
 	// drawing from Stream + "/bgN".
 	Background []trace.Workload
+	// Jobs, when set, are the phase's concurrent jobs, one per clone
+	// (phases[].jobs, or the phase's own job with numjobs above 1), in
+	// order; Workload and Background are then unused.
+	Jobs []JobPlan
+}
+
+// JobPlan is one clone of one of a phase's concurrent jobs, checked.
+type JobPlan struct {
+	// Name labels the job's report; the clones of an entry share it.
+	Name string
+	// Entry is the phases[].jobs entry it comes from (0 for the phase's
+	// own job) and Clone its number among the entry's clones, from 0.
+	Entry, Clone int
+	// Group is its reporting group in the phase, from 0: the next
+	// starts at an entry with new_group (NewGroup), as in fio, unless
+	// it is the phase's first.
+	Group    int
+	NewGroup bool
+	// GroupReporting reports it with the jobs of its group that set it
+	// too (fio group_reporting).
+	GroupReporting bool
+	// Stream is the engine random stream it draws from: the phase's for
+	// the first clone of the first entry, else Stream + "/jobE.C".
+	Stream string
+	// Workload is its workload, defaults filled, its region moved by
+	// its clone's offset_increment; time_based makes NumIOs unbounded.
+	Workload trace.Workload
+	// StartDelay is idle time before it starts; Runtime, when positive,
+	// stops its issuing that long after it started.
+	StartDelay, Runtime time.Duration
+	// WaitFor is the entry whose clones must all end before it starts,
+	// or -1.
+	WaitFor int
 }
 
 // TraceSource is a trace replay, checked.

@@ -274,13 +274,22 @@ func indexOwners(t reflect.Type, path string) {
 			}
 		}
 	}
-	for _, k := range names {
-		f := t.FieldByIndex(keys[k])
-		p := keypath.Join(path, k)
-		if f.Type.Kind() == reflect.Slice {
-			p += "[]"
+	// The inline structs' keys first, then the rest: a section type
+	// reached both inline (a phase's trace) and through a list of
+	// sections embedding the same struct (phases[].jobs[].trace) takes
+	// the shorter, inline path.
+	for _, inline := range []bool{true, false} {
+		for _, k := range names {
+			if (len(keys[k]) > 1) != inline {
+				continue
+			}
+			f := t.FieldByIndex(keys[k])
+			p := keypath.Join(path, k)
+			if f.Type.Kind() == reflect.Slice {
+				p += "[]"
+			}
+			indexOwners(f.Type, p)
 		}
-		indexOwners(f.Type, p)
 	}
 }
 

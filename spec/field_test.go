@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,6 +110,17 @@ func context(t *testing.T, path string, ssdDrive bool) *Experiment {
 		x.Phases[0].IOs = 0
 	case slices.Contains([]string{"stack.raid.recordsize", "stack.raid.ashift", "stack.raid.fill", "stack.raid.fill_streams", "stack.raid.scan_batch"}, path):
 		x.Stack.Disks, x.Stack.RAID = 4, &RAID{Level: "raidz1"}
+	case Under(path, "phases[0].jobs"):
+		x.Phases[0].Jobs = []PhaseJob{{Name: "a", Job: x.Phases[0].Job}}
+		x.Phases[0].Job = Job{}
+	case path == "phases[0].thinktime_spin", path == "phases[0].thinktime_blocks", path == "phases[0].thinktime_blocks_type":
+		x.Phases[0].ThinkTime = Duration(time.Millisecond)
+	case path == "phases[0].rate_process", path == "phases[0].io_submit_mode":
+		x.Phases[0].RateIOPS = "100"
+	case path == "phases[0].offset_increment", path == "phases[0].group_reporting":
+		x.Phases[0].NumJobs = 2
+	case path == "phases[0].time_based":
+		x.Phases[0].IOs, x.Phases[0].Runtime = 0, Duration(time.Second)
 	case path == "stack.disks", Under(path, "stack.raid"):
 		array()
 	case Under(path, "stack.failures"), Under(path, "stack.rebuild"):

@@ -174,3 +174,40 @@ func TestLowWaterAloneKeepsTheDefaultHighWater(t *testing.T) {
 	assert.Equal(t, 0.5, pl.Cache.HighWater)
 	assert.Equal(t, 0.3, pl.Cache.LowWater)
 }
+
+// TestPlanJobs: a phase's concurrent jobs plan one JobPlan per clone,
+// with their groups, streams, waits and regions.
+func TestPlanJobs(t *testing.T) {
+	x, err := spec.Parse([]byte(`
+stack: {drive: {preset: deskstar-7k160}}
+phases:
+  - {rw: read, ios: 10}
+  - runtime: 1s
+    jobs:
+      - {name: a, rw: randread, ios: 10, numjobs: 2, offset_increment: 1GiB, size: 1GiB, group_reporting: true, rate_iops: "100", rate_process: poisson}
+      - {name: b, rw: write, time_based: true, wait_for: a, startdelay: 5ms, new_group: true, thinktime: 1ms, thinktime_blocks: 4, thinktime_blocks_type: issue}
+      - {name: c, rw: read, ios: 1, wait_for: b, io_submit_mode: offload, rate: ",1MiB"}
+  - {rw: read, ios: 10, numjobs: 3}
+`), "x.yaml")
+	require.NoError(t, err)
+	pl, err := x.Plan()
+	require.NoError(t, err)
+	jobs := pl.Phases[1].Jobs
+	require.Len(t, jobs, 4)
+	assert.Equal(t, []string{"a", "a", "b", "c"}, []string{jobs[0].Name, jobs[1].Name, jobs[2].Name, jobs[3].Name})
+	assert.Equal(t, []int{0, 0, 1, 1}, []int{jobs[0].Group, jobs[1].Group, jobs[2].Group, jobs[3].Group})
+	assert.Equal(t, "workload/phase1", jobs[0].Stream)
+	assert.Equal(t, "workload/phase1/job0.1", jobs[1].Stream)
+	assert.Equal(t, int64(1<<30), jobs[1].Workload.Offset, "clone 1 one offset_increment on")
+	assert.Equal(t, [3]int64{100, 100, 100}, jobs[0].Workload.Pacing.RateIOPS)
+	assert.True(t, jobs[0].Workload.Pacing.Poisson)
+	assert.Equal(t, 0, jobs[2].WaitFor)
+	assert.Equal(t, int64(1<<32), jobs[2].Workload.NumIOs, "time_based runs until the runtime")
+	assert.Equal(t, 4, jobs[2].Workload.Pacing.ThinkTimeBlocks)
+	assert.True(t, jobs[2].Workload.Pacing.ThinkOnIssue)
+	assert.Equal(t, 1, jobs[3].WaitFor)
+	assert.Equal(t, [3]int64{0, 1 << 20, 0}, jobs[3].Workload.Pacing.Rate)
+	assert.True(t, jobs[3].Workload.Pacing.Offload)
+	assert.Len(t, pl.Phases[2].Jobs, 3, "numjobs clones the phase's own job")
+	assert.Empty(t, pl.Phases[0].Jobs)
+}

@@ -16,9 +16,13 @@ func planPhases(p *problems, phases []Phase, pl *Plan) {
 	}
 	ss := int64(pl.SectorSize)
 	names := make(map[string]int)
+	jobNames := map[string]bool{} // the jobs of the phases planned so far
 	for i := range phases {
 		path := fmt.Sprintf("phases[%d]", i)
-		ph := planPhase(p, path, &phases[i], phaseStream(i), ss)
+		ph := planPhase(p, path, &phases[i], phaseStream(i), ss, jobNames)
+		for _, j := range phases[i].Jobs {
+			jobNames[j.Name] = true
+		}
 		if ph.Name == "" {
 			ph.Name = fmt.Sprintf("phase %d", i+1)
 		}
@@ -40,7 +44,7 @@ func phaseStream(i int) string {
 
 // planPhase checks one phase: its times, its own job and its background
 // jobs.
-func planPhase(p *problems, path string, c *Phase, stream string, ss int64) PhasePlan {
+func planPhase(p *problems, path string, c *Phase, stream string, ss int64, earlier map[string]bool) PhasePlan {
 	ph := PhasePlan{Name: c.Name, Stream: stream, StartDelay: time.Duration(c.StartDelay),
 		Runtime: time.Duration(c.Runtime), RampIOs: c.RampIOs}
 	p.checkDuration(path+".startdelay", ph.StartDelay)
@@ -51,7 +55,12 @@ func planPhase(p *problems, path string, c *Phase, stream string, ss int64) Phas
 		ph.Trace = planTrace(p, path+".trace", c.Trace)
 		return ph
 	}
+	if len(c.Jobs) > 0 {
+		planJobList(p, path, c, &ph, ss, earlier)
+		return ph
+	}
 	ph.Workload = planWorkload(p, path, &c.Job, ss)
+	checkTimeBased(p, path, &c.Job, &ph.Workload, ph.Runtime > 0)
 	if c.RampIOs > 0 && ph.Workload.NumIOs > 0 && c.RampIOs >= ph.Workload.NumIOs {
 		p.add(path+".ramp_ios", "%d leaves none of the %d requests to measure", c.RampIOs, ph.Workload.NumIOs)
 	}
@@ -69,29 +78,39 @@ func planPhase(p *problems, path string, c *Phase, stream string, ss int64) Phas
 			p.add(bp+".trace", "a background job is synthetic: trace replay runs alone in its phase")
 			continue
 		}
+		checkBackgroundJob(p, bp, b)
 		w := planWorkload(p, bp, b, ss)
 		w.NumIOs = maxIOs // until the phase's own job ends
 		ph.Background = append(ph.Background, w)
+	}
+	if c.NumJobs > 1 {
+		planClones(p, path, c, &ph)
 	}
 	return ph
 }
 
 // checkTraceJob reports synthetic keys in a phase that replays a trace.
 func checkTraceJob(p *problems, path string, c *Phase) {
-	j := &c.Job
-	for _, f := range []struct {
+	keys := append(jobKeys(&c.Job), struct {
 		key string
 		on  bool
-	}{{"rw", j.RW != ""}, {"rwmixread", j.RWMixRead != nil}, {"bs", j.BS != 0}, {"bssplit", j.BSSplit != ""},
-		{"iodepth", j.IODepth != 0}, {"offset", j.Offset != 0}, {"size", j.Size != 0}, {"ios", j.IOs != 0},
-		{"random_distribution", j.RandomDistribution != ""}, {"percentage_random", j.PercentageRandom != 0},
-		{"fsync", j.Fsync != 0}, {"runtime", c.Runtime != 0}, {"ramp_ios", c.RampIOs != 0}} {
+	}{"runtime", c.Runtime != 0}, struct {
+		key string
+		on  bool
+	}{"ramp_ios", c.RampIOs != 0})
+	for _, f := range keys {
+		if f.key == "trace" {
+			continue
+		}
 		if f.on {
 			p.add(path+"."+f.key, "describes a synthetic workload; this phase replays a trace (put iodepth under trace)")
 		}
 	}
 	if len(c.Background) > 0 {
 		p.add(path+".background", "a phase that replays a trace runs it alone (concurrent jobs beside a trace are not modelled)")
+	}
+	if len(c.Jobs) > 0 {
+		p.add(path+".jobs", "a phase that replays a trace runs it alone (concurrent jobs beside a trace are not modelled)")
 	}
 }
 
@@ -169,6 +188,7 @@ func planWorkload(p *problems, path string, c *Job, ss int64) trace.Workload {
 	if c.Fsync < 0 {
 		p.add(path+".fsync", "%d is negative (0 never flushes)", c.Fsync)
 	}
+	planPacing(p, path, c, &w)
 	return w.WithDefaults()
 }
 
@@ -198,12 +218,21 @@ func checkPhaseFits(p *problems, path string, c *Phase, ph *PhasePlan, pl *Plan)
 	if ph.Trace != nil || p.under(path) {
 		return
 	}
+	if len(c.Jobs) > 0 {
+		checkJobsFit(p, path, c, ph, pl)
+		return
+	}
 	checkRegion(p, path, &c.Job, pl.Capacity)
 	if err := ph.Workload.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(path) {
 		p.addErr(path, err)
 	}
 	if c.Runtime == 0 {
 		checkOnePass(p, path, ph.Workload, pl.Capacity)
+	}
+	for _, jp := range ph.Jobs[min(1, len(ph.Jobs)):] { // numjobs clones after the first
+		if err := jp.Workload.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(path) {
+			p.addErr(path, fmt.Errorf("clone %d (offset_increment): %w", jp.Clone, err))
+		}
 	}
 	for j, bw := range ph.Background {
 		bp := fmt.Sprintf("%s.background[%d]", path, j)

@@ -544,6 +544,34 @@ type Phase struct {
 	// beside it): reads measured while writes go on. Their ios must be
 	// left out (they run until the phase ends); at most 64.
 	Background []Job `yaml:"background,omitempty" json:"background,omitempty"`
+	// Jobs, instead of the inline job, are the phase's concurrent jobs,
+	// as the job sections of an fio job file between two stonewalls:
+	// they start together (each after its startdelay or the job it waits
+	// for), each runs to its own end, and the phase ends when all have;
+	// each is reported on its own, or with the others of its reporting
+	// group (group_reporting). At most 64.
+	Jobs []PhaseJob `yaml:"jobs,omitempty" json:"jobs,omitempty"`
+}
+
+// PhaseJob is one of a phase's concurrent jobs: a job with its name,
+// start, end and reporting group.
+type PhaseJob struct {
+	// Name labels the job's report (fio's job name); clones of numjobs
+	// share it.
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
+	// StartDelay is idle time before the job starts (fio startdelay).
+	StartDelay Duration `yaml:"startdelay,omitempty" json:"startdelay,omitempty"`
+	// Runtime stops issuing the job's requests that long after it
+	// started (fio runtime).
+	Runtime Duration `yaml:"runtime,omitempty" json:"runtime,omitempty"`
+	// WaitFor names an earlier job of the phase: this one starts when
+	// all its clones have ended (fio wait_for).
+	WaitFor string `yaml:"wait_for,omitempty" json:"wait_for,omitempty"`
+	// NewGroup starts a new reporting group with this job (fio
+	// new_group).
+	NewGroup bool `yaml:"new_group,omitempty" json:"new_group,omitempty"`
+	// Job is the job's workload, its keys inline.
+	Job `yaml:",inline"`
 }
 
 // Job is one stream of requests: a synthetic workload in fio's
@@ -576,6 +604,36 @@ type Job struct {
 	PercentageRandom int `yaml:"percentage_random,omitempty" json:"percentage_random,omitempty"`
 	// Fsync sends a Flush after every Fsync writes (0: never).
 	Fsync int `yaml:"fsync,omitempty" json:"fsync,omitempty"`
+	// Rate caps bytes per second: one size for every direction, or
+	// "READS,WRITES[,TRIMS]" ("1MiB,500KiB"; an empty one is uncapped).
+	Rate string `yaml:"rate,omitempty" json:"rate,omitempty"`
+	// RateIOPS caps requests per second, as Rate ("100", ",50").
+	RateIOPS string `yaml:"rate_iops,omitempty" json:"rate_iops,omitempty"`
+	// RateProcess is linear (even gaps) or poisson.
+	RateProcess string `yaml:"rate_process,omitempty" json:"rate_process,omitempty"`
+	// IOSubmitMode is inline (a rated job ahead of schedule first waits
+	// for its requests in flight, as fio's default) or offload.
+	IOSubmitMode string `yaml:"io_submit_mode,omitempty" json:"io_submit_mode,omitempty"`
+	// ThinkTime stalls the job after every ThinkTimeBlocks blocks.
+	ThinkTime Duration `yaml:"thinktime,omitempty" json:"thinktime,omitempty"`
+	// ThinkTimeSpin is the part of each stall spent spinning on a CPU.
+	ThinkTimeSpin Duration `yaml:"thinktime_spin,omitempty" json:"thinktime_spin,omitempty"`
+	// ThinkTimeBlocks is the blocks between stalls.
+	ThinkTimeBlocks int `yaml:"thinktime_blocks,omitempty" json:"thinktime_blocks,omitempty"`
+	// ThinkTimeBlocksType counts the blocks completed or issued.
+	ThinkTimeBlocksType string `yaml:"thinktime_blocks_type,omitempty" json:"thinktime_blocks_type,omitempty"`
+	// NumJobs runs that many clones of the job at once, each with its
+	// own random stream (fio numjobs).
+	NumJobs int `yaml:"numjobs,omitempty" json:"numjobs,omitempty"`
+	// OffsetIncrement moves clone k's region by k times this many bytes
+	// (fio offset_increment).
+	OffsetIncrement Size `yaml:"offset_increment,omitempty" json:"offset_increment,omitempty"`
+	// GroupReporting reports the job's clones, and the jobs of its
+	// reporting group that set it too, as one (fio group_reporting).
+	GroupReporting bool `yaml:"group_reporting,omitempty" json:"group_reporting,omitempty"`
+	// TimeBased repeats the workload until the runtime ends (fio
+	// time_based).
+	TimeBased bool `yaml:"time_based,omitempty" json:"time_based,omitempty"`
 	// Trace, when set, replays a trace file instead.
 	Trace *Trace `yaml:"trace,omitempty" json:"trace,omitempty"`
 }

@@ -35,6 +35,21 @@
 // permutation (fio scatters them with a hash) unless Workload.NoScatter
 // keeps them at its start.
 //
+// # Jobs, rates and think time
+//
+// [RunJobs] runs several jobs at once on one device, as an fio job
+// file's sections run together: each [Job] keeps up to its iodepth
+// requests outstanding and paces them with a [Pacing] in fio's terms:
+// rate and rate_iops (per direction, linear or Poisson gaps, fio's
+// catch-up and, in its default inline submit mode, its wait for the
+// requests in flight before sleeping), thinktime with thinktime_spin
+// and thinktime_blocks, a start delay, a wait for earlier jobs
+// (wait_for) and a runtime. An unpaced job is a closed loop that
+// issues exactly what Replay's ClosedLoop issues; a Poisson-paced job
+// in offload mode with room in its iodepth is an open loop, the load
+// behind a latency against offered load curve. Workload.Pacing carries
+// a synthetic job's pacing.
+//
 // # Trace files
 //
 // [Open] reads a trace file of a named format, or sniffs it ("auto"),

@@ -67,6 +67,10 @@ type Workload struct {
 	// records: NumIOs and Size count only reads and writes, and the flush
 	// due after the last write is still returned. Zero never flushes.
 	Fsync int
+	// Pacing paces the job's requests (fio rate, rate_iops,
+	// rate_process, thinktime...); the generator does not use it: pass
+	// it to RunJobs. The zero value is a closed loop.
+	Pacing Pacing
 }
 
 // MaxIODepth is the largest IODepth a Workload or a closed-loop Replay
@@ -140,6 +144,9 @@ func (w Workload) Validate(capacity int64, sectorSize int) error {
 	}
 	if err := w.RandomDistribution.Validate(); err != nil {
 		v.bad("RandomDistribution", "%v", err)
+	}
+	if err := w.Pacing.Validate(); err != nil {
+		v.errs = append(v.errs, err)
 	}
 	return errors.Join(v.errs...)
 }

@@ -150,6 +150,13 @@ func baseFor(t *testing.T, f *runFlag) spec.Experiment {
 		require.NoError(t, spec.Set(&x, "stack.host.preset", "nas-1gb"))
 	case f.name == "precondition": // an SSD setting
 		require.NoError(t, spec.Set(&x, "stack.drive.preset", "intel-x25m-g2"))
+	case strings.HasPrefix(f.name, "thinktime-"): // the shape of a think time
+		require.NoError(t, spec.Set(&x, "phases[0].thinktime", "1ms"))
+	case f.name == "rate-process" || f.name == "io-submit-mode": // the pacing of a rate
+		require.NoError(t, spec.Set(&x, "phases[0].rate_iops", "100"))
+	case f.name == "time-based": // until a runtime
+		require.NoError(t, spec.Set(&x, "phases[0].ios", "0"))
+		require.NoError(t, spec.Set(&x, "phases[0].runtime", "1s"))
 	case f.needs == traceSec || spec.Under(f.path, "phases[0].trace"):
 		x = traceBase()
 		require.NoError(t, spec.Set(&x, "phases[0].trace.path", "t.csv"))
