@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 
@@ -132,8 +133,8 @@ func (r *runner) submit(i int) {
 	switch q.Op {
 	case sim.Write:
 		w = &hostWrite{seq: len(r.writes), off: q.Offset, data: make([]byte, q.Len), submitted: r.eng.Now(), ended: sim.Never}
-		for j := range w.data {
-			w.data[j] = byte(r.rng.Uint32())
+		for j := 0; j < len(w.data); j += 8 {
+			binary.LittleEndian.PutUint64(w.data[j:], r.rng.Uint64())
 		}
 		r.writes = append(r.writes, w)
 		req.Data = w.data
