@@ -131,7 +131,9 @@ func primary(m raid.Mapping, missing []bool, i int, row int64) bool {
 }
 
 // writeHole names torn, in every row a write in flight or a drive
-// cache's lost write touched, the data of the members missing there.
+// cache's lost write touched, the data of the members missing there and
+// of the members with unreadable sectors there: both are rebuilt from
+// parity the row may no longer match.
 func (r *runner) writeHole(m raid.Mapping, missing []bool, flying []raid.Extent, torn sectors) {
 	rows := map[int64]bool{}
 	fs := m.FullStripe()
@@ -149,9 +151,17 @@ func (r *runner) writeHole(m raid.Mapping, missing []bool, flying []raid.Extent,
 			}
 		}
 	}
+	unreadable := func(i int, row int64) bool {
+		for _, lba := range r.slots[i].f.BadSectors() {
+			if lba*sectorSize/m.StripeUnit == row {
+				return true
+			}
+		}
+		return false
+	}
 	for row := range rows {
 		for i := range m.Members {
-			if off, ok := m.Logical(raid.Addr{Member: i, Offset: row * m.StripeUnit}); ok && missing[i] {
+			if off, ok := m.Logical(raid.Addr{Member: i, Offset: row * m.StripeUnit}); ok && (missing[i] || unreadable(i, row)) {
 				torn.addRange(off, m.StripeUnit)
 			}
 		}
