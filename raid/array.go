@@ -666,6 +666,8 @@ func (a *Array) finish(o *op) {
 	}
 	if err != nil {
 		a.ct.errors++
+	} else if o.kind == kWrite && len(a.lostRanges) > 0 {
+		a.lostRanges.remove(r.Offset, r.End()) // written good again
 	}
 	a.putOp(o)
 	now := a.eng.Now()

@@ -138,6 +138,5 @@
 // repairs read exactly the bytes asked, not whole pages. Parity ranges
 // a write touches in two pieces are read and written as two member
 // requests. md's count of corrected read errors (max_read_errors) does
-// not fail members, and a write over a range in LostRanges does not
-// clear it.
+// not fail members.
 package raid

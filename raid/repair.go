@@ -42,6 +42,24 @@ func (l lostSet) overlaps(off, end int64) bool {
 	return i < len(l) && l[i].Offset < end
 }
 
+// remove takes [off, end) out of the set, splitting a range it cuts.
+func (l *lostSet) remove(off, end int64) {
+	var out lostSet
+	for _, e := range *l {
+		if e.End() <= off || end <= e.Offset {
+			out = append(out, e)
+			continue
+		}
+		if e.Offset < off {
+			out = append(out, Extent{e.Offset, off - e.Offset})
+		}
+		if end < e.End() {
+			out = append(out, Extent{end, e.End() - end})
+		}
+	}
+	*l = out
+}
+
 func cmpInt(a, b int64) int {
 	switch {
 	case a < b:
@@ -54,8 +72,10 @@ func cmpInt(a, b int64) int {
 
 // LostRanges returns the logical ranges lost to read errors met with no
 // redundancy left (unreadable sectors during a rebuild or while a member
-// is missing), as md's bad block log records them, in order. Reads
-// touching them complete with ErrLostInRebuild. Data on members missing
+// is missing), as md's bad block log records them, in order, until a
+// write succeeds over them (md clears a bad block a write makes good
+// again). Reads touching them complete with ErrLostInRebuild. Data on
+// members missing
 // beyond what the level survives (a second RAID 5 failure) is not
 // listed: Failed names those members.
 func (a *Array) LostRanges() []Extent { return slices.Clone(a.lostRanges) }
