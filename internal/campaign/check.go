@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/raidsim/raidsim/raid"
@@ -77,13 +78,14 @@ func (s sectors) firstNotIn(others ...sectors) int64 {
 	return -1
 }
 
-// expected returns the image the acknowledged writes imply (applied in
+// expected returns the image the acknowledged writes imply over the
+// initial contents (applied in
 // the order they were acknowledged: the last acknowledged stays) and, by
 // sector, the other versions a sector may hold: those of writes that did
 // not complete (failed, or in flight at a power loss) and were still in
 // flight when the write whose bytes the image holds there was sent.
 func (r *runner) expected() (want []byte, alt map[int64][][]byte) {
-	want = make([]byte, r.arr.Capacity())
+	want = slices.Clone(r.before)
 	last := make([]sim.Time, len(want)/sectorSize) // when the image's writer was sent
 	for i := range last {
 		last[i] = -1
@@ -259,9 +261,9 @@ func (r *runner) scrub(res *Result, lost sectors) {
 	failed := r.arr.Failed()
 	for _, row := range out.Inconsistent {
 		excused := len(failed) > 0
-		for m := range r.s.Members {
-			if off, ok := r.arr.Mapping().Logical(raid.Addr{Member: m, Offset: row * g.StripeUnit}); ok && lost[off/sectorSize] {
-				excused = true
+		for m := range r.s.Members { // a row with data lost in it (md's bad blocks) is garbage there
+			if off, ok := r.arr.Mapping().Logical(raid.Addr{Member: m, Offset: row * g.StripeUnit}); ok {
+				excused = excused || slices.Contains(lost[off/sectorSize:(off+g.StripeUnit)/sectorSize], true)
 			}
 		}
 		if !excused {

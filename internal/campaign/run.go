@@ -41,6 +41,9 @@ type runner struct {
 	top    sim.Device
 	slots  []slot
 	writes []*hostWrite
+	// before is the array's logical contents at the start: random bytes,
+	// so that no sector reads right by chance (as zeros would).
+	before []byte
 	// ackOrder lists the writes acknowledged, in that order.
 	ackOrder []*hostWrite
 	// faulty counts, per group of members that share redundancy (a RAID
@@ -93,6 +96,7 @@ func (r *runner) build() error {
 	if err != nil {
 		return err
 	}
+	r.fill(a.Mapping())
 	r.arr, r.top = a, a
 	if s.Cache {
 		r.tap = &tap{below: a}
@@ -106,6 +110,27 @@ func (r *runner) build() error {
 		r.cache, r.top = c, c
 	}
 	return nil
+}
+
+// fill gives the members random contents with consistent redundancy,
+// and keeps the logical image they hold.
+func (r *runner) fill(m raid.Mapping) {
+	size := r.s.Rows * r.s.StripeUnit
+	mems := make([]*simtest.MemDevice, len(r.slots))
+	buf := make([]byte, size)
+	for i, sl := range r.slots {
+		for j := 0; j < len(buf); j += 8 {
+			binary.LittleEndian.PutUint64(buf[j:], r.rng.Uint64())
+		}
+		_, _ = sl.mem.WriteAt(buf, 0)
+		mems[i] = sl.mem
+	}
+	resync(m, size, mems, make([]bool, len(mems)))
+	r.before = make([]byte, m.Capacity(size))
+	for off := int64(0); off < int64(len(r.before)); off += m.StripeUnit {
+		a := m.Locate(off)
+		_, _ = mems[a.Member].ReadAt(r.before[off:off+m.StripeUnit], a.Offset)
+	}
 }
 
 // drive makes the drive of slot i (or its spare).
