@@ -44,11 +44,11 @@ func (r *runner) afterPowerLoss() (*Result, error) {
 	for _, e := range flying { // they may have landed, wholly or in part
 		torn.addRange(e.Offset, e.Length)
 	}
-	for i := range lost {
-		lost[i] = lost[i] && !torn[i]
-	}
 	for _, e := range r.arr.LostRanges() {
 		lost.addRange(e.Offset, e.Length)
+	}
+	for i := range lost { // a write in flight may have landed: good again
+		lost[i] = lost[i] && !torn[i]
 	}
 	missing := make([]bool, r.s.Members)
 	degraded := false
