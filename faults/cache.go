@@ -30,9 +30,11 @@ func (d *Device) cacheWrite(c *child, r *sim.Request) bool {
 	overlaps := d.overlapsWriting(r.Offset, r.End())
 	d.writing = append(d.writing, c)
 	c.req.Op, c.req.Offset, c.req.Length = r.Op, r.Offset, r.Length
-	if r.FUA || overlaps {
+	if r.FUA || overlaps || d.eng.Now() < d.busyUntil {
 		// A FUA write goes through; so does one overlapping a write on its
-		// way, so that the one acknowledged last is the one stored.
+		// way, so that the one acknowledged last is the one stored; and a
+		// drive busy in error recovery answers no command, its write cache
+		// included: the write waits with the rest.
 		return false
 	}
 	c.cached = true

@@ -263,12 +263,12 @@ func TestTimedOutReadKeepsItsBuffer(t *testing.T) {
 	assert.Equal(t, make([]byte, 512), r.Data)
 }
 
-// TestCachedWriteHeldBehindRecoveryLands: a write the volatile cache
-// acknowledged while the drive was busy recovering an unreadable sector
-// (or delayed as a slow response) reaches the medium once the drive is
-// free; it used to be dropped as if the host had given up on it, the
-// data lost though acknowledged and no power lost (found by the fault
-// campaign, internal/campaign seed 19).
+// TestCachedWriteHeldBehindRecoveryLands: a write that arrives at a
+// drive with a write cache while it is busy recovering an unreadable
+// sector (or a slow one) reaches the medium once the drive is free; it
+// used to be acknowledged from the cache and then dropped at the
+// release as if the host had given up on it, the data lost with no
+// power lost (found by the fault campaign, internal/campaign seed 19).
 func TestCachedWriteHeldBehindRecoveryLands(t *testing.T) {
 	for _, slow := range []bool{false, true} {
 		cfg := faults.Config{WriteCache: true, BadSectors: []int64{100}, ERC: faults.TLER}
@@ -287,6 +287,22 @@ func TestCachedWriteHeldBehindRecoveryLands(t *testing.T) {
 		assert.Equal(t, byte(9), got[9], "slow %v: the acknowledged write is on the medium", slow)
 		assert.Empty(t, d.Unpersisted())
 	}
+}
+
+// TestRecoveringDriveAcksNoWrite: a drive in deep recovery answers no
+// command, so even with its write cache on a write waits for the
+// recovery, and the host's timer fails it (which is how md comes to
+// fail such a drive); it used to be acknowledged at once from the cache
+// (found by the fault campaign's soak, seed 1016703).
+func TestRecoveringDriveAcksNoWrite(t *testing.T) {
+	d, _, eng := wrap(t, 1, 1<<20, time.Millisecond, faults.Config{WriteCache: true, BadSectors: []int64{100}, Timeout: faults.LinuxTimeout})
+	r := &sim.Request{Op: sim.Read, Offset: 100 * 512, Length: 512, Done: func(*sim.Request) {}}
+	require.NoError(t, d.Submit(r))
+	eng.RunUntil(sim.Time(2 * time.Millisecond)) // recovering now, for 2 minutes
+	start := eng.Now()
+	w := do(t, eng, d, sim.Write, 0, 512, make([]byte, 512))
+	assert.ErrorIs(t, w.Err, faults.ErrTimeout)
+	assert.Equal(t, start.Add(faults.LinuxTimeout), w.Completed)
 }
 
 // TestRulesCompose: predicates combine; the first matching rule decides.

@@ -166,6 +166,21 @@ func readBack(eng *sim.Engine, dev sim.Device, want []byte, alt map[int64][][]by
 	return rb
 }
 
+// settledReadBack reads arr back until a pass changes nothing of what
+// its reports name (reading fails members whose rewrites fail, and
+// records losses), and returns the last pass: what the array reads once
+// the reports are final.
+func settledReadBack(eng *sim.Engine, arr *raid.Array, want []byte, alt map[int64][][]byte) readback {
+	for range 4 {
+		failed, lost := arr.Failed(), arr.LostRanges()
+		rb := readBack(eng, arr, want, alt)
+		if slices.Equal(failed, arr.Failed()) && slices.Equal(lost, arr.LostRanges()) {
+			return rb
+		}
+	}
+	return readBack(eng, arr, want, alt)
+}
+
 // beyondTolerance adds to named the data held by members missing beyond
 // what the level survives, row by row.
 func beyondTolerance(m raid.Mapping, rows int64, missing []bool, named sectors) {
@@ -196,14 +211,13 @@ func (r *runner) afterRun() (*Result, error) {
 	res := r.result()
 	want, alt := r.expected()
 	top := readBack(r.eng, r.top, want, alt)
-	rb := top
 	if r.cache != nil { // and the array itself, once the cache has destaged
 		f := &sim.Request{Op: sim.Flush, Done: func(*sim.Request) {}}
 		if err := r.cache.Submit(f); err == nil {
 			r.eng.Run()
 		}
-		rb = readBack(r.eng, r.arr, want, alt)
 	}
+	rb := settledReadBack(r.eng, r.arr, want, alt)
 	lost := make(sectors, len(want)/sectorSize)
 	for _, e := range r.arr.LostRanges() {
 		lost.addRange(e.Offset, e.Length)

@@ -73,7 +73,7 @@ func (r *runner) afterPowerLoss() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rb := readBack(eng, arr, want, alt)
+	rb := settledReadBack(eng, arr, want, alt)
 	for _, e := range arr.LostRanges() { // read errors the restarted array met with no redundancy left
 		lost.addRange(e.Offset, e.Length)
 	}
