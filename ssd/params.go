@@ -210,6 +210,17 @@ type Params struct {
 	SLCCache int64
 	// SLCProgramTime is the program time of one page in SLC mode.
 	SLCProgramTime time.Duration
+
+	// UBER is the data sheet's uncorrectable bit error rate: sectors
+	// that cannot be read back per bit read (a sheet's "1 sector per
+	// 10^17 bits read" is 1e-17); 0 when not known. Reliability
+	// estimates read it; the simulation does not inject errors from it
+	// (package faults does).
+	UBER float64
+	// MTBFHours is the data sheet's mean time between failures, in
+	// hours (0: not known); its annualized failure rate is 8,766 hours
+	// over it, for reliability estimates.
+	MTBFHours float64
 }
 
 // FillDefaults fills zero fields that have a default.
@@ -372,6 +383,12 @@ func (p *Params) checkTimes(bad complain) {
 }
 
 func (p *Params) checkFTL(bad complain) {
+	if !(p.UBER >= 0 && p.UBER < 1) {
+		bad("UBER", "must be 0 (unknown) or a rate per bit read below 1, got %g", p.UBER)
+	}
+	if !(p.MTBFHours >= 0 && p.MTBFHours <= 1e12) {
+		bad("MTBFHours", "must be 0 (unknown) or positive hours (at most 1e12), got %g", p.MTBFHours)
+	}
 	if !(p.OverProvisioning >= 0 && p.OverProvisioning <= 0.9) {
 		bad("OverProvisioning", "must be 0 to 0.9 (a fraction of the capacity), got %g", p.OverProvisioning)
 		return

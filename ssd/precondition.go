@@ -83,9 +83,33 @@ func (d *Drive) Precondition(kind Precondition) (PreconditionResult, error) {
 	if kind == Fill || res.Drawn {
 		res.HostBytes = d.g.units * d.unitBytes // the fill, laid out rather than written
 	}
+	if kind == Steady {
+		d.oweSteady(res.WriteAmplification)
+	}
 	d.base = d.f.stats()
 	d.precondition = res
 	return res, nil
+}
+
+// oweSteady gives each die of a drive just put in the steady state the
+// garbage collection time a running die owes: the collection that opened
+// its host block, wa-1 copies and wa erases' worth a block of host units,
+// partly paid, as much left as the block has units to fill (Drive.owe).
+// Preconditioning runs untimed; without this a short run would start
+// with every die's collection paid.
+func (d *Drive) oweSteady(wa float64) {
+	n := d.g.unitsPerBlock
+	for i := range d.dies {
+		h := &d.f.dies[i].host
+		if h.blk == noBlock || wa <= 1 {
+			continue
+		}
+		left := n - h.next
+		frac := float64(left) / float64(n)
+		w := gcWork{moves: int((wa - 1) * float64(n) * frac), erases: int(math.Round(wa * frac))}
+		dd := &d.dies[i]
+		dd.gcSpare, dd.gcCopies, dd.gcLeft = d.gcTime(w), w.moves, left
+	}
 }
 
 // Preconditioned returns what Precondition did (zero for a fresh drive).
@@ -192,6 +216,10 @@ func (d *Drive) CopyStateFrom(src *Drive) error {
 	}
 	d.f = src.f.clone()
 	d.explicit = src.explicit
+	for i := range d.dies {
+		s, o := &src.dies[i], &d.dies[i]
+		o.gcSpare, o.gcCopies, o.gcLeft = s.gcSpare, s.gcCopies, s.gcLeft
+	}
 	d.base = d.f.stats()
 	d.precondition = src.precondition
 	return nil

@@ -135,6 +135,14 @@ func (f *ftl) drawSteady(rng *rand.Rand) float64 {
 	return waSum / float64(g.units)
 }
 
+// xlogx is x ln x, 0 at 0.
+func xlogx(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x * math.Log(x)
+}
+
 // steadyCounts draws the valid counts of closed blocks of n units each
 // holding units in all. A block's level y has density 1/y from a victim
 // level lambda up to n+1 (Desnoyers' greedy steady state: equal flow
@@ -145,14 +153,16 @@ func (f *ftl) drawSteady(rng *rand.Rand) float64 {
 func steadyCounts(rng *rand.Rand, units int64, closed, n int) []int32 {
 	target := float64(units) / float64(closed)
 	nf := float64(n)
-	// mean of floor(y) for y with density 1/y on [lambda, n+1)
+	// mean of floor(y) for y with density 1/y on [lambda, n+1): the
+	// partial first level, then levels m..n, whose sum of
+	// i ln((i+1)/i) telescopes to (n+1) ln(n+1) - m ln m - ln((n+1)!/m!)
 	mean := func(lambda float64) float64 {
 		total := math.Log((nf + 1) / lambda)
-		m := 0.0
-		for i := math.Floor(lambda); i <= nf; i++ {
-			m += i * math.Log((i+1)/max(i, lambda)) / total
-		}
-		return m
+		i0 := math.Floor(lambda)
+		m := i0 + 1
+		lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+		sum := i0*math.Log(m/lambda) + (nf+1)*math.Log(nf+1) - xlogx(m) - (lg(nf+2) - lg(m+1))
+		return sum / total
 	}
 	lo, hi := 1e-9, nf // mean rises with lambda
 	if mean(lo) > target {
