@@ -12,13 +12,15 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/disk/disksim"
 	"github.com/raidsim/raidsim/internal/outfile"
+	"github.com/raidsim/raidsim/ssd"
 )
 
 // calibrateHelp introduces `raidsim calibrate --help`.
 const calibrateHelp = `Usage: raidsim calibrate --drive PRESET|--disksim FILE.parv --trace FILE [--max-requests N] [--iterations N] [--out PATH] [--json]
 
-Fits the parameters of a drive model that a data sheet does not give to a
-trace measured on the real drive, by minimizing the demerit (the RMS
+Fits the parameters of a disk model that a data sheet does not give to a
+trace measured on the real drive (disks only: SSD presets are not
+fitted), by minimizing the demerit (the RMS
 distance between the measured and simulated service-time distributions)
 with the Nelder-Mead simplex method. The trace is replayed as raidsim
 validate replays it: one request outstanding, each issued after the
@@ -111,7 +113,12 @@ func parseCalibrate(args []string, stdout io.Writer) (calibrateFlags, error) {
 	}
 	if c.drive != "" {
 		if _, err := disk.PresetSpec(c.drive); err != nil {
-			bad = append(bad, fmt.Sprintf("--drive %q: unknown preset (known: %s)", c.drive, strings.Join(disk.PresetNames(), ", ")))
+			if ssd.IsPreset(c.drive) {
+				bad = append(bad, fmt.Sprintf("--drive %q is an SSD: calibrate fits disk models only (seek, rotation, buffer); an SSD preset's parameters come from its data sheet (raidsim drives); disk presets: %s",
+					c.drive, strings.Join(disk.PresetNames(), ", ")))
+			} else {
+				bad = append(bad, fmt.Sprintf("--drive %q: unknown preset (known: %s)", c.drive, strings.Join(disk.PresetNames(), ", ")))
+			}
 		}
 	}
 	if len(bad) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/reliability"
+	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -31,7 +32,10 @@ an unrecoverable sector (--ure, per bit read).
 
 The rebuild time is --rebuild when given; otherwise the capacity over the
 rebuild rate: md's speed_limit_max (--rebuild-rate, 200000 KiB/s), or with
---drive the drive's mean sequential rate over its surface when slower.
+--drive the drive's mean sequential rate over its surface (an SSD's
+sequential write past its SLC cache) when slower. With an SSD preset
+(raidsim drives), its data sheet's MTBF and UBER stand in for --mttf and
+--ure when those are not given.
 Sizes are powers of 1024 as everywhere in raidsim ("2TB" is 2 TiB); give
 a drive label's decimal terabytes as digits (2000000000000).
 
@@ -51,6 +55,7 @@ type reliabilityOptions struct {
 	load, loadBS          string
 	loadDepth             int
 	loadWindow            time.Duration
+	sheet                 []string // figures taken from --drive's data sheet
 }
 
 // mdSpeedLimitMax is md's default /proc/sys/dev/raid/speed_limit_max,
@@ -75,6 +80,11 @@ type reliabilityReport struct {
 	PLossPerYearMarkov    float64 `json:"p_loss_per_year_markov"`
 	MonteCarloCycles      int     `json:"monte_carlo_cycles"`
 	Seed                  uint64  `json:"seed"`
+	// DataSheet names the figures taken from an SSD preset's data sheet
+	// ("MTBF 1500000 h (as the MTTF)", "UBER 1e-15"), none when the
+	// flags gave them.
+	DataSheet []string `json:"data_sheet,omitempty"`
+	drive     string
 }
 
 func runReliability(args []string, stdout, _ io.Writer) error {
@@ -140,14 +150,18 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 	} else if o.rebuildRate != strconv.Itoa(mdSpeedLimitMax) {
 		rate, from = float64(r), "--rebuild-rate"
 	}
+	var uber, mtbf float64
 	if o.drive != "" {
-		c, dr, err := driveFacts(o.drive)
+		c, dr, u, m, err := driveFacts(o.drive)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("--drive: %v", err))
 		}
-		p.Capacity = c
+		p.Capacity, uber, mtbf = c, u, m
 		if err == nil && dr < rate {
 			rate, from = dr, o.drive+" mean sequential rate"
+			if ssd.IsPreset(o.drive) {
+				from = o.drive + " sequential write rate"
+			}
 		}
 	}
 	if o.capacity != "" {
@@ -163,6 +177,16 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 		errs = append(errs, fmt.Sprintf("--afr: %v is not a percentage between 0 and 100", o.afr))
 	}
 	p.AFR, p.MTTFHours, p.UREPerBit = o.afr/100, o.mttf, o.ure
+	// An SSD preset's data sheet gives what the flags leave out: its
+	// MTBF (as the MTTF of the failure model) and its UBER.
+	if o.afr == 0 && o.mttf == 0 && mtbf > 0 {
+		p.MTTFHours = mtbf
+		o.sheet = append(o.sheet, fmt.Sprintf("MTBF %s h (as the MTTF)", metrics.FormatSig(mtbf, 3)))
+	}
+	if o.ure == 0 && uber > 0 {
+		p.UREPerBit = uber
+		o.sheet = append(o.sheet, fmt.Sprintf("UBER %g", uber))
+	}
 	p.Rebuild = o.rebuild
 	switch {
 	case o.load != "" && o.drive == "":
@@ -240,7 +264,8 @@ func (o *reliabilityOptions) compute() (*reliabilityReport, error) {
 	return &reliabilityReport{RAID: p.Level, Disks: p.Disks, CapacityBytes: p.Capacity, AFR: p.AFR, MTTFHours: p.MTTFHours,
 		UREPerBit: p.UREPerBit, RebuildHours: p.Rebuild.Hours(), RebuildFrom: from, PUREDuringRebuild: p.RebuildURE(),
 		MTTDLHoursMarkov: m, MTTDLHoursMonteCarlo: e.MTTDLHours, MTTDLMonteCarloStdErr: e.StdErrHours,
-		PLossPerYear: e.PerYear(), PLossPerYearMarkov: reliability.PerYear(m), MonteCarloCycles: e.Cycles, Seed: o.seed}, nil
+		PLossPerYear: e.PerYear(), PLossPerYearMarkov: reliability.PerYear(m), MonteCarloCycles: e.Cycles, Seed: o.seed,
+		DataSheet: o.sheet, drive: o.drive}, nil
 }
 
 // writeText prints the report as a table.
@@ -261,6 +286,9 @@ func (r *reliabilityReport) writeText(w io.Writer) error {
 	t.AddRow("P(loss) per year, Monte Carlo", g(r.PLossPerYear))
 	t.AddRow("P(loss) per year, Markov", g(r.PLossPerYearMarkov))
 	t.Notes = []string{fmt.Sprintf("Monte Carlo: %d cycles, seed %d, rebuild time held constant.", r.MonteCarloCycles, r.Seed)}
+	if len(r.DataSheet) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("From the %s data sheet: %s.", r.drive, strings.Join(r.DataSheet, ", ")))
+	}
 	return t.WriteText(w)
 }
 
@@ -285,9 +313,30 @@ func (o *reliabilityOptions) simulateRebuild(level, disks int, rate float64) (ti
 		100*float64(s.Bytes)/float64(s.Total), s.Elapsed.Round(time.Second), metrics.FormatSig(s.Foreground.All.IOPS, 3)), nil
 }
 
-// driveFacts returns a preset's capacity and mean sequential rate over
-// its surface.
-func driveFacts(preset string) (int64, float64, error) {
+// driveFacts returns a preset's capacity, the sequential rate a rebuild
+// can write it at (a disk's mean over its surface; an SSD's sequential
+// write past any pseudo-SLC cache, or its read if slower) and, for an
+// SSD, its data sheet's UBER and MTBF (0 when not given).
+func driveFacts(preset string) (capacity int64, rate, uber, mtbfHours float64, err error) {
+	if ssd.IsPreset(preset) {
+		p, err := ssd.Preset(preset)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		m, err := ssd.NewModel(p)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		f := m.ComputeFigures()
+		return f.Capacity, min(f.SeqWriteNative, f.SeqRead), p.UBER, p.MTBFHours, nil
+	}
+	c, r, err := diskFacts(preset)
+	return c, r, 0, 0, err
+}
+
+// diskFacts returns a disk preset's capacity and mean sequential rate
+// over its surface.
+func diskFacts(preset string) (int64, float64, error) {
 	dp, err := disk.Preset(preset)
 	if err != nil {
 		return 0, 0, err

@@ -41,6 +41,34 @@ func TestReliabilityText(t *testing.T) {
 	}
 }
 
+// TestReliabilitySSDPreset: an SSD preset gives the capacity and, where
+// the flags do not, its data sheet's MTBF (as the MTTF) and UBER; flags
+// win over the sheet.
+func TestReliabilitySSDPreset(t *testing.T) {
+	get := func(args ...string) reliabilityReport {
+		code, out, errOut := runCLI(t, append([]string{"reliability", "--raid", "5", "--disks", "8", "--drive", "intel-d7-p5500", "--json"}, args...)...)
+		require.Equal(t, 0, code, errOut)
+		var r reliabilityReport
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		return r
+	}
+	r := get()
+	assert.Equal(t, int64(7680e9), r.CapacityBytes)
+	assert.Equal(t, 2e6, r.MTTFHours)
+	assert.Equal(t, 1e-17, r.UREPerBit)
+	assert.Equal(t, []string{"MTBF 2000000 h (as the MTTF)", "UBER 1e-17"}, r.DataSheet)
+	r = get("--afr", "1", "--ure", "1e-16")
+	assert.Zero(t, r.MTTFHours)
+	assert.Equal(t, 0.01, r.AFR)
+	assert.Equal(t, 1e-16, r.UREPerBit)
+	assert.Empty(t, r.DataSheet)
+	code, out, errOut := runCLI(t, "reliability", "--raid", "6", "--disks", "8", "--drive", "samsung-970-evo-plus", "--rebuild-rate", "10000000000")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{"(samsung-970-evo-plus sequential write rate)", "From the samsung-970-evo-plus data sheet: MTBF 1500000 h (as the MTTF), UBER 1e-15."} {
+		assert.Contains(t, out, want)
+	}
+}
+
 // TestReliabilityBadFlags: every problem at once, under its flag.
 func TestReliabilityBadFlags(t *testing.T) {
 	code, out, errOut := runCLI(t, "reliability", "--raid", "7", "--afr", "200", "--ure", "2", "--cycles", "0")
