@@ -73,7 +73,7 @@ const (
 	seqReadSmall   kind = iota // AS SSD: "a small boost in sequential read speed"
 	randReadSlower             // AS SSD: "random performance is slightly slower"
 	readLatSame                // AS SSD: "Latency remains approx. the same"
-	writesSame                 // AS SSD: "No dramatic drops in throughput"
+	writesSame                 // AS SSD: "doesn't impress. No dramatic drops in throughput"
 	writeLatUp                 // AS SSD: "write access times does increase by ~20%"
 	copyISO                    // copy: "COPY ISO not really worth mentioning"
 	copyProgram                // copy: part of "a noticeable boost"
@@ -82,7 +82,7 @@ const (
 	seqWriteUp                 // HD Tune: "noticeable nonetheless"
 	randomNoBetter             // HD Tune: "no positive effect ... worse case ~20% drop"
 	fcUp                       // FC Test: "13~17% performance increase"
-	smallNoHelp                // PassMark: "small file chunks ... doesn't help"
+	smallNoHelp                // PassMark: "small file chunks ... doesn't help"; summary: "it won't do any harm"
 	bigHelps                   // PassMark: "as the file chunks get bigger ... 30%"
 )
 
@@ -116,7 +116,8 @@ func (r result) Gain() float64 {
 func (r result) Change() float64 { return r.On/r.Off - 1 }
 
 // workload runs a synthetic workload over the test file and reports MB/s
-// or IOPS: n requests (scaled), or one pass over the file when n is 0.
+// or IOPS: n requests (scaled), or one pass over the whole file when n is
+// 0.
 func workload(j spec.Job, n float64, unit string) func(spec.Stack, float64) (float64, error) {
 	return workloadOver(j, n, unit, testAt, testFile)
 }
@@ -139,7 +140,11 @@ func workloadOver(j spec.Job, n float64, unit string, at, size int64) func(spec.
 				ph.IOs += ph.RampIOs
 			}
 		} else {
-			ph.Size = spec.Size(max(int64(float64(testFile)*scale)&^(1<<20-1), 64<<20))
+			// A sequential pass covers the whole file whatever the
+			// scale: the share of it the 64 MiB cache holds decides its
+			// gain (a quarter of the file gains +28% on the AS SSD
+			// write, the whole file +6%).
+			ph.Size = spec.Size(testFile)
 		}
 		// The test file is written first (AS SSD, HD Tune's file mode),
 		// so reads find data on flash: a fresh SSD answers reads of
@@ -501,9 +506,9 @@ func main() {
 func saw(k kind) string {
 	return [...]string{
 		seqReadSmall: "small boost", randReadSlower: "slightly slower", readLatSame: "about the same",
-		writesSame: "no dramatic drop", writeLatUp: "~+20% latency", copyISO: "not worth mentioning",
+		writesSame: "no drop, no impression", writeLatUp: "~+20% latency", copyISO: "not worth mentioning",
 		copyProgram: "a boost", copyGame: "+60%, the most", seqReadUp: "up to 2x", seqWriteUp: "noticeable boost",
-		randomNoBetter: "no better, worst -20%", fcUp: "+13-17%", smallNoHelp: "no help", bigHelps: "~+30%",
+		randomNoBetter: "no better, worst -20%", fcUp: "+13-17%", smallNoHelp: "no help, no harm", bigHelps: "~+30%",
 	}[k]
 }
 
@@ -518,8 +523,8 @@ func reproduced(r result, rs []result) bool {
 		return g < 1 && g >= 0.8
 	case readLatSame:
 		return math.Abs(r.Change()) <= 0.10
-	case writesSame:
-		return g >= 0.85
+	case writesSame: // "doesn't impress" and "no dramatic drops": neither way by more than 15%
+		return g >= 0.85 && g <= 1.15
 	case writeLatUp:
 		return r.Change() >= 0.05 && r.Change() <= 0.5
 	case copyISO:
@@ -535,14 +540,14 @@ func reproduced(r result, rs []result) bool {
 		return g >= 1.2
 	case seqReadUp:
 		return g >= 1.3 && g <= 2.2
-	case seqWriteUp:
-		return g >= 1.05
+	case seqWriteUp: // "doesn't get a large boost ... but noticeable"
+		return g >= 1.05 && g <= 1.5
 	case randomNoBetter:
 		return g <= 1.05 && g >= 0.75
 	case fcUp:
 		return g >= 1.05 && g <= 1.35
-	case smallNoHelp:
-		return g <= 1.05
+	case smallNoHelp: // "doesn't help"; the summary: "it won't do any harm, worse case scenario you won't notice a difference"
+		return g >= 0.85 && g <= 1.05
 	}
 	return g >= 1.15 // bigHelps
 }
@@ -573,13 +578,16 @@ func notes(rs []result) []string {
 	g := func(name string) string { return fmt.Sprintf("%+.0f%%", 100*find(rs, name).Change()) }
 	return []string{
 		fmt.Sprintf("%d of %d tests go the way the article saw.", n, len(rs)),
+		"A test goes the article's way when its gain (CWB on over off; for access times, off over on) falls in its band: small boost 1-1.5x, slightly slower 0.8-1x, about the same within 10%, no drop and no impression (writes) 0.85-1.15x, ~+20% latency +5..50%, not worth mentioning within 10%, a boost at least 1.05x, the most at least 1.2x and above the other copies, up to 2x 1.3-2.2x, noticeable but not large 1.05-1.5x, no better 0.75-1.05x, +13-17% 1.05-1.35x, no help and no harm 0.85-1.05x, ~+30% at least 1.15x.",
 		"Assumed (the article does not say): intel-x25m-g2 members fresh out of the box, each test writing its file first; seed 003's desktop (desktop-ich8r: the driver's CPU cost per request, the cache's lookup and copy) with O_DIRECT; a 64 MiB CWB (articles.IntelVolumeCache); AS SSD's sequential test in 16 MiB requests; benchmarks that write measured after three cache-fulls of writes.",
 		"Not reproduced, and why in the model:",
 		"- AS SSD Seq read " + g("AS SSD Seq read") + ": the model's driver copies every byte through its cache at queue depth 1 (16 MiB at 2 GB/s per request); the article saw a small boost.",
 		"- AS SSD 4K reads " + g("AS SSD 4K read") + " / " + g("AS SSD 4K-64Thrd read") + ": the 64 MiB cache holds 6% of the 1 GB file, and its read hits outweigh the 2 us lookup; the article saw them slightly slower.",
+		"- AS SSD 4K writes " + g("AS SSD 4K write") + " / " + g("AS SSD 4K-64Thrd write") + ": within the 1 GiB test file the cache merges overwrites and neighbours into fewer commands, which the X25-M, limited per write command (116 us of controller time: its 8,600 IOPS), feels; the article saw writes that did not impress.",
 		"- AS SSD write access time " + g("AS SSD access time write") + ": CWB acknowledges 512-byte writes from host memory; the article's +20% suggests the driver did not absorb AS SSD's writes (if AS SSD writes through, CWB would only add its bookkeeping), which is not known.",
 		"- Copies: the game folder gains (" + g("copy: game (small and large files)") + ") but the program folder gains more (" + g("copy: program (many small files)") + "): its small files and their MFT records are command-bound SSD writes that the cache gathers.",
 		"- PassMark FileServer " + g("PassMark FileServer: 16 KiB, 80% rd, QD128") + ", Workstation " + g("PassMark Workstation: 16 KiB, 70% rd, QD1") + ": the writes the cache takes off the drives leave the reads, which it does not help; the article saw ~+30%.",
-		"- PassMark Custom " + g("PassMark Custom: 4 KiB random writes, QD1") + ": within the 1 GiB test file the cache merges overwrites and neighbours, which an SSD limited per command (the X25-M's 8,600 IOPS) feels; over the whole volume the gain is gone (HD Tune random write 4 KiB " + g("HD Tune random write 4 KiB") + ").",
+		"- PassMark Database " + g("PassMark Database: 2 KiB, 90% rd, QD128") + ": the interval policy destages the cache's 2 KiB writes in bursts, each a whole write command to an X25-M (116 us of controller time), and while a burst drains the reads queue behind it on both drives (read latency 2.0 -> 5.0 ms); the article saw no harm.",
+		"- PassMark Custom " + g("PassMark Custom: 4 KiB random writes, QD1") + ": as the AS SSD 4K writes, the cache merges overwrites and neighbours within the 1 GiB file; over the whole volume the gain is gone (HD Tune random write 4 KiB " + g("HD Tune random write 4 KiB") + ").",
 	}
 }
