@@ -70,10 +70,16 @@
 // (counted as flash writes). Its capacity cost is not modelled (dynamic
 // SLC borrows free blocks).
 //
-// Simplifications: a partly filled page is programmed when its die would
-// otherwise idle (the controller keeps the rest for the next program);
-// partial-unit writes are charged as whole units without a read; the
-// mapping table is wholly in DRAM (no mapping-cache misses).
+// A die fills a multi-plane page before programming it, unless a request
+// waits for its units (write-through, FUA), a flush waits, a write waits
+// for buffer room, the drive has been idle for the idle delay, or the
+// buffer is over half full (then the die that has held its part page
+// longest programs it). Each logical unit lives on a fixed die (static
+// allocation, as MQSim's default): with four-plane TLC pages this makes
+// healthy RAID 5 writes on intel-d7-p5500 members slower than RAID 6's,
+// an open question (examples/nvme-array). Simplifications: partial-unit
+// writes are charged as whole units without a read; the mapping table
+// is wholly in DRAM (no mapping-cache misses).
 //
 // # Preconditioning
 //
@@ -110,7 +116,10 @@
 //
 // # Presets
 //
-// IntelX25MG2 ("intel-x25m-g2", SATA MLC, scenario S2's era) and
-// Samsung970EVOPlus ("samsung-970-evo-plus", NVMe TLC with pseudo-SLC);
-// each field says whether it comes from the data sheet or is inferred.
+// IntelX25MG2 ("intel-x25m-g2", SATA MLC, scenario S2's era),
+// Samsung970EVOPlus ("samsung-970-evo-plus", NVMe TLC with pseudo-SLC) and
+// IntelD7P5500 ("intel-d7-p5500", a 7.68 TB PCIe 4.0 TLC data centre
+// drive); each field says whether it comes from the data sheet or is
+// inferred, and each carries its sheet's UBER and MTBF for reliability
+// estimates.
 package ssd

@@ -68,11 +68,13 @@ type Drive struct {
 	hostQ        queue[*sim.Request]
 	bufWait      queue[int32]
 	flushWait    []int32
-	bufUsed      int64    // bytes of the write buffer in use
-	bufArea      float64  // integral of bufUsed over time since created, byte-nanoseconds
-	bufSince     sim.Time // when bufArea was last brought up to date
-	slcUsed      int64    // units held in SLC mode
+	held         queue[int32] // dies holding a part page for more units (partialOK), oldest first
+	bufUsed      int64        // bytes of the write buffer in use
+	bufArea      float64      // integral of bufUsed over time since created, byte-nanoseconds
+	bufSince     sim.Time     // when bufArea was last brought up to date
+	slcUsed      int64        // units held in SLC mode
 	outstanding  int
+	release      bool // program: the die is released to program a part page (releaseOldest)
 	busySince    sim.Time
 	idleSince    sim.Time
 	base         ftlStats // FTL counters when the run began (after preconditioning)
@@ -106,9 +108,15 @@ type die struct {
 	gcCopies int           // the copies it covers
 	gcLeft   int           // units of the block still to take a share
 	gcFlight int           // GC copies done by the operation in flight, counted when it ends
-	slow     bool          // next MLC page is a slow (MSB) page
-	allocSeq uint64
-	progSeq  uint64
+	held     bool          // in Drive.held
+	// gcDue is the GC time the units programmed took as their shares,
+	// covering gcDueMoves copies, paid a slice at a time between the
+	// die's other operations, so that reads wait for a slice at most.
+	gcDue      time.Duration
+	gcDueMoves int
+	slow       bool // next MLC page is a slow (MSB) page
+	allocSeq   uint64
+	progSeq    uint64
 	// spans are the die's busy times not yet over when last reserved, in
 	// time order (each starts when the one before ends, or later).
 	spans queue[span]
@@ -180,10 +188,10 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.dies = make([]die, d.g.dies)
 	for i := range d.dies {
 		d.dies[i] = die{idx: i, ch: i % p.Channels}
-		// Room for the whole buffer and a full queue on one die, so the
-		// ring never grows in steady state.
-		d.dies[i].q.grow(int(min(p.WriteBuffer/d.unitBytes+int64(p.QueueDepth), 1<<16)))
-		d.dies[i].rq.grow(p.QueueDepth)
+		// The rings grow by doubling to their working size (at most the
+		// buffer and a full queue on one die), then are reused.
+		d.dies[i].q.grow(16)
+		d.dies[i].rq.grow(16)
 	}
 	d.slots = make([]slot, p.QueueDepth)
 	d.freeSlots = make([]int32, 0, p.QueueDepth)
@@ -194,6 +202,7 @@ func (m *Model) NewDrive(eng *sim.Engine, name string, obs *sim.Observer) (*Driv
 	d.hostQ.grow(16)
 	d.bufWait.grow(16)
 	d.flushWait = make([]int32, 0, p.QueueDepth)
+	d.held.grow(d.g.dies)
 	d.data.unit = d.unitBytes
 	d.hDone.d, d.hDie.d, d.hIdle.d, d.hRead.d = d, d, d, d
 	d.unitXfer = sim.Time(float64(d.unitBytes) * d.chanNsPerB)
@@ -359,6 +368,7 @@ func (d *Drive) startWrite(s *slot, now sim.Time) {
 		s.bufWaiting = true
 		d.st.BufferStalls++
 		d.bufWait.push(s.idx)
+		d.releaseHeld(now)
 		return
 	}
 	d.writeIn(s, now, sync, first, end)
@@ -397,6 +407,9 @@ func (d *Drive) writeIn(s *slot, now sim.Time, sync bool, first, end int64) {
 		if dd := &d.dies[d.f.dieOf(u)]; !dd.busy {
 			d.program(dd, now)
 		}
+	}
+	if 2*d.bufUsed > d.p.WriteBuffer {
+		d.releaseOldest(now)
 	}
 	s.buffered = !sync
 	d.st.BufferPeakBytes = max(d.st.BufferPeakBytes, d.bufUsed)
@@ -483,12 +496,22 @@ func (d *Drive) nativeProgram() time.Duration {
 	return d.p.ProgramTime
 }
 
-// program starts the next multi-plane program of die dd, if units wait.
+// program starts the next multi-plane program of die dd, if units wait:
+// a whole page's worth, or a part page when partialOK allows it (else the
+// die holds its units for more).
 func (d *Drive) program(dd *die, now sim.Time) {
 	n := min(dd.q.n, d.g.unitsPerProgram)
 	if n == 0 {
 		return
 	}
+	if n < d.g.unitsPerProgram && !d.partialOK(dd, n, now) {
+		if !dd.held {
+			dd.held = true
+			d.held.push(int32(dd.idx))
+		}
+		return
+	}
+	dd.held = false
 	ready := now
 	var gc time.Duration
 	moves := 0
@@ -500,7 +523,8 @@ func (d *Drive) program(dd *die, now sim.Time) {
 	}
 	c := max(ready, d.chanFree[dd.ch]) + sim.Time(float64(int64(n)*d.unitBytes)*d.chanNsPerB)
 	d.chanFree[dd.ch] = c
-	d.payGC(dd, now, gc, moves) // the units' share of GC first; the channel works meanwhile
+	dd.gcDue += gc // the units' share of GC, paid in slices after the program (dieDone)
+	dd.gcDueMoves += moves
 	tp := d.p.ProgramTime
 	switch {
 	case d.slcUnits > 0 && d.slcUsed+int64(n) <= d.slcUnits:
@@ -517,6 +541,60 @@ func (d *Drive) program(dd *die, now sim.Time) {
 	dd.busy, dd.batch = true, n
 	d.st.Programs++
 	d.eng.Schedule(dd.free, &d.hDie, dd)
+}
+
+// partialOK reports whether die dd may program its n queued units, fewer
+// than a (multi-plane) page: when a request waits for one of them (a
+// write-through or FUA write), a flush waits, a write waits for buffer
+// room, the drive has been idle for the idle delay, or the die is the one
+// released because the buffer is over half full (releaseOldest).
+// Otherwise the units wait in the buffer for the rest of the page, as
+// controllers fill a program unit before programming it (inferred: a
+// die that programmed whatever it held when it would otherwise idle
+// spent a whole TLC program on a single 4 KiB write at light load).
+func (d *Drive) partialOK(dd *die, n int, now sim.Time) bool {
+	if d.release || d.bufWait.n > 0 || len(d.flushWait) > 0 || d.outstanding == 0 && now >= d.idleSince.Add(d.idleDelay) {
+		return true
+	}
+	for i := range n {
+		if dd.q.at(i).slot >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseHeld starts the programs of the dies holding part pages, now
+// that partialOK allows them all.
+func (d *Drive) releaseHeld(now sim.Time) {
+	for d.held.n > 0 {
+		if dd := &d.dies[d.held.pop()]; dd.held {
+			dd.held = false
+			if !dd.busy {
+				d.program(dd, now)
+			}
+		}
+	}
+}
+
+// releaseOldest starts the program of the die that has held its part
+// page longest (so has gathered the most of it), as the buffer is over
+// half full: one die a write keeps the buffer about half full of pages
+// filling up.
+func (d *Drive) releaseOldest(now sim.Time) {
+	for d.held.n > 0 {
+		dd := &d.dies[d.held.pop()]
+		if !dd.held {
+			continue // programmed since
+		}
+		dd.held = false
+		if !dd.busy {
+			d.release = true
+			d.program(dd, now)
+			d.release = false
+			return
+		}
+	}
 }
 
 // dieDone ends die dd's operation: a program's units are on flash, their
@@ -549,11 +627,31 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 	d.checkFlushes(now)
 	switch {
 	case dd.busy: // a write admitted just now started its program
+	case dd.gcDue > 0 || dd.gcDueMoves > 0:
+		d.payDue(dd, now)
 	case dd.q.n > 0:
 		d.program(dd, now)
 	default:
 		d.background(dd, now)
 	}
+}
+
+// payDue occupies die dd with a slice of the GC time its programmed units
+// took as their shares, about a program's worth of copies.
+func (d *Drive) payDue(dd *die, now sim.Time) {
+	t := min(dd.gcDue, d.gcTime(gcWork{moves: d.g.unitsPerProgram}))
+	moves := dd.gcDueMoves
+	if t < dd.gcDue {
+		moves = int(int64(dd.gcDueMoves) * int64(t) / int64(dd.gcDue))
+	}
+	d.payGC(dd, now, t, moves)
+	dd.gcDue -= t
+	dd.gcDueMoves -= moves
+	if dd.gcDue == 0 {
+		dd.gcDueMoves = 0
+	}
+	dd.busy, dd.batch = true, 0
+	d.eng.Schedule(dd.free, &d.hDie, dd)
 }
 
 // complete finishes s now, or at its acknowledgement time if later.
@@ -612,6 +710,7 @@ func (d *Drive) startFlush(s *slot, now sim.Time) {
 		s.flushSeq[i] = d.dies[i].allocSeq
 	}
 	d.flushWait = append(d.flushWait, s.idx)
+	d.releaseHeld(now)
 }
 
 func (d *Drive) flushDone(s *slot) bool {
@@ -722,6 +821,7 @@ func (d *Drive) kickIdle(now sim.Time) {
 	if d.outstanding != 0 || now < d.idleSince.Add(d.idleDelay) {
 		return
 	}
+	d.releaseHeld(now)
 	for i := range d.dies {
 		if dd := &d.dies[i]; !dd.busy && dd.q.n == 0 {
 			d.background(dd, now)
@@ -729,21 +829,37 @@ func (d *Drive) kickIdle(now sim.Time) {
 	}
 }
 
-// background does one step of idle work on die dd: pay what is left of
-// foreground garbage collection's time, else move a program's worth of
-// SLC data to native cells, else clean a block while the die is short of
-// free blocks.
+// paySlice occupies idle die dd with a slice of the garbage collection
+// time it owes, about a program's worth of copies, so that a command
+// arriving meanwhile waits for a slice, not for the whole debt.
+func (d *Drive) paySlice(dd *die, now sim.Time) {
+	t := min(dd.gcSpare, d.gcTime(gcWork{moves: d.g.unitsPerProgram}))
+	moves := dd.gcCopies
+	if t < dd.gcSpare {
+		moves = int(int64(dd.gcCopies) * int64(t) / int64(dd.gcSpare))
+	}
+	d.payGC(dd, now, t, moves)
+	dd.gcSpare -= t
+	dd.gcCopies -= moves
+	if dd.gcSpare == 0 {
+		dd.gcCopies, dd.gcLeft = 0, 0
+	}
+	dd.busy, dd.batch = true, 0
+	d.eng.Schedule(dd.free, &d.hDie, dd)
+}
+
+// background does one step of idle work on die dd: pay a slice of the
+// garbage collection time it owes (paySlice), else move a program's worth
+// of SLC data to native cells, else clean a block, owing its time, while
+// the die is short of free blocks. Each step is about a program long.
 func (d *Drive) background(dd *die, now sim.Time) {
 	if d.outstanding != 0 || now < d.idleSince.Add(d.idleDelay) {
 		return
 	}
 	var t time.Duration
 	switch {
-	case dd.gcSpare > 0 || dd.gcCopies > 0: // foreground GC no host unit took a share of
-		d.payGC(dd, now, dd.gcSpare, dd.gcCopies)
-		dd.gcSpare, dd.gcCopies, dd.gcLeft = 0, 0, 0
-		dd.busy, dd.batch = true, 0
-		d.eng.Schedule(dd.free, &d.hDie, dd)
+	case dd.gcSpare > 0 || dd.gcCopies > 0:
+		d.paySlice(dd, now)
 		return
 	case d.slcUsed > 0:
 		n := min(d.slcUsed, int64(d.g.unitsPerProgram))
@@ -751,18 +867,17 @@ func (d *Drive) background(dd *die, now sim.Time) {
 		d.st.SLCMigratedUnits += n
 		t = d.p.ReadTime + d.nativeProgram()
 	case d.f.freeBlocks(dd.idx) < d.p.GCBackgroundBlocks:
+		// One victim at a time, its time owed and paid in slices like
+		// foreground collection's, so a command that arrives meanwhile
+		// waits for a slice, not for the block.
 		var w gcWork
 		if !d.f.collect(dd.idx, &w) {
 			return
 		}
 		d.st.BackgroundGCs++
-		before := dd.free
-		gt := d.gcTime(w)
-		d.reserve(dd, now, gt)
-		d.st.GCTime += gt
-		dd.gcFlight += w.moves
-		dd.busy, dd.batch = true, 0
-		d.eng.Schedule(max(dd.free, before, now), &d.hDie, dd)
+		dd.gcSpare += d.gcTime(w)
+		dd.gcCopies += w.moves
+		d.paySlice(dd, now)
 		return
 	default:
 		return

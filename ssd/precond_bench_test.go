@@ -12,7 +12,7 @@ import (
 // afterwards, per erase block: the 1 TB drive costs no more per block
 // than the 160 GB one, and nothing per unit of capacity.
 func BenchmarkPrecondition(b *testing.B) {
-	for _, preset := range []string{"intel-x25m-g2", "samsung-970-evo-plus"} {
+	for _, preset := range []string{"intel-x25m-g2", "samsung-970-evo-plus", "intel-d7-p5500"} {
 		for _, kind := range []Precondition{Fill, Steady} {
 			b.Run("drive="+preset+"/state="+kind.String(), func(b *testing.B) {
 				p, err := Preset(preset)
