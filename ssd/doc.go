@@ -75,9 +75,7 @@
 // for buffer room, the drive has been idle for the idle delay, or the
 // buffer is over half full (then the die that has held its part page
 // longest programs it). Each logical unit lives on a fixed die (static
-// allocation, as MQSim's default): with four-plane TLC pages this makes
-// healthy RAID 5 writes on intel-d7-p5500 members slower than RAID 6's,
-// an open question (examples/nvme-array). Simplifications: partial-unit
+// allocation, as MQSim's default). Simplifications: partial-unit
 // writes are charged as whole units without a read; the mapping table
 // is wholly in DRAM (no mapping-cache misses).
 //
