@@ -380,6 +380,10 @@ var ssdFields = Table{
 		func(p ssd.Params) string { return trace.FormatSize(p.SLCCache) }), nil, "0..capacity"),
 	withBounds(ssdField("slc_program_time", "a page program in SLC mode (required with an slc_cache)", "", func(p ssd.Params) string { return dur(p.SLCProgramTime) }),
 		rangeOf(0, time.Second), ""),
+	withBounds(ssdField("uber", "the data sheet's uncorrectable bit error rate, sectors unreadable per bit read (1e-17: 1 sector per 10^17 bits), for raidsim reliability (0: not known)", "",
+		func(p ssd.Params) string { return fmtFloat(p.UBER) }), nil, "0..1"),
+	withBounds(ssdField("mtbf_hours", "the data sheet's mean time between failures, for raidsim reliability (0: not known)", "hours",
+		func(p ssd.Params) string { return fmtFloat(p.MTBFHours) }), nil, "0..1e12"),
 }
 
 var raidFields = Table{

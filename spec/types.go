@@ -295,6 +295,11 @@ type SSDSpec struct {
 	// SLCProgramTime a page program in SLC mode.
 	SLCCache       *Size     `yaml:"slc_cache,omitempty" json:"slc_cache,omitempty"`
 	SLCProgramTime *Duration `yaml:"slc_program_time,omitempty" json:"slc_program_time,omitempty"`
+	// UBER is the data sheet's uncorrectable bit error rate per bit
+	// read, MTBFHours its mean time between failures in hours
+	// (reliability estimates; 0: not known).
+	UBER      *float64 `yaml:"uber,omitempty" json:"uber,omitempty"`
+	MTBFHours *float64 `yaml:"mtbf_hours,omitempty" json:"mtbf_hours,omitempty"`
 }
 
 // RAID is raid.Config with names for the enumerations.

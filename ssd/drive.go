@@ -504,6 +504,10 @@ func (d *Drive) program(dd *die, now sim.Time) {
 	if n == 0 {
 		return
 	}
+	if dd.gcDue > 0 || dd.gcDueMoves > 0 {
+		d.payDue(dd, now) // the last program's share of GC first; the program follows (dieDone)
+		return
+	}
 	if n < d.g.unitsPerProgram && !d.partialOK(dd, n, now) {
 		if !dd.held {
 			dd.held = true
