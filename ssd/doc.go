@@ -43,7 +43,7 @@
 // preconditioning left each unit (the base layout) is computed from a
 // few numbers per die and per erase block; the forward map holds only
 // the units written, moved or trimmed since (a hash table while sparse,
-// about 18 bytes a unit with its reverse entry; a 256 MiB region written
+// about 30 bytes a unit with its reverse entry; a 256 MiB region written
 // densely turns into a plain array), and the reverse map only the blocks
 // opened since (4 bytes a slot, recycled on erase). No valid bits are
 // kept: a slot is valid when the unit it holds still maps to it. A 160

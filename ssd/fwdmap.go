@@ -24,8 +24,8 @@ const (
 	// block holds, probes 1.4-2.5 slots) cost about what the dense chunk
 	// does.
 	fwdDenseAt = fwdChunk / 6
-	// fwdMinTable is the table's first size, in entries.
-	fwdMinTable = 1 << 12
+	// fwdMinTable is the table's first size, in entries (512 KiB).
+	fwdMinTable = 1 << 16
 )
 
 // fwdMap is the forward map's overrides of the base layout.

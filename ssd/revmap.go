@@ -23,7 +23,7 @@ func (a *revArena) get() int32 {
 	}
 	r := int32(len(a.buf) / a.per)
 	if len(a.buf)+a.per > cap(a.buf) {
-		nb := make([]uint32, len(a.buf), max(2*cap(a.buf), 64*a.per))
+		nb := make([]uint32, len(a.buf), max(2*cap(a.buf), 64*a.per, 1<<18)) // at least 1 MiB
 		copy(nb, a.buf)
 		a.buf = nb
 	}
