@@ -66,13 +66,13 @@ func (r *runner) finishRebuild() *RebuildReport {
 	}
 	rr := &RebuildReport{Member: pl.Rebuild.Member}
 	for {
-		rb := s.rebuildStats()
+		rb := s.RebuildStats()
 		started := rb.Started || s.rebuild.err != nil
 		if started && !rb.Active || !r.eng.Step() {
 			break
 		}
 	}
-	rb := s.rebuildStats()
+	rb := s.RebuildStats()
 	rr.Done = rb.Done
 	if s.Spare != nil {
 		rr.Spare = s.Spare.Report()

@@ -298,9 +298,9 @@ func (s *Stack) buildRAIDZ(eng *sim.Engine, pl *spec.Plan, members []sim.Device,
 	return s.scheduleRebuild(eng, pl, prefix, obs)
 }
 
-// rebuildStats is the planned rebuild's progress, on md's array or
-// RAIDZ.
-func (s *Stack) rebuildStats() raid.RebuildStats {
+// RebuildStats is the planned rebuild's progress, on md's array or
+// RAIDZ (zero without an array).
+func (s *Stack) RebuildStats() raid.RebuildStats {
 	if s.RAIDZ != nil {
 		return s.RAIDZ.RebuildStats()
 	}

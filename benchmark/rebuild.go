@@ -61,6 +61,6 @@ func RebuildUnderLoad(x *spec.Experiment, window time.Duration) (*RebuildSample,
 	if err := s.RebuildErr(); err != nil {
 		return nil, err
 	}
-	rb := s.Array.Stats().Rebuild
+	rb := s.RebuildStats()
 	return &RebuildSample{Bytes: rb.Bytes, Total: rb.Total, Elapsed: rb.Duration, Done: rb.Done, Foreground: *rep}, nil
 }

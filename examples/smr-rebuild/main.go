@@ -16,7 +16,7 @@
 //
 //	go run ./examples/smr-rebuild [--plots out/smr] [--force]
 //
-// The test (main_test.go, -tags long) asserts the directions: the SMR
+// The test (directions_long_test.go, -tags long) asserts the directions: the SMR
 // replacement rebuilds RAIDZ1 several times slower than the CMR one, md's
 // large sequential rebuild writes suffer far less, and idle cleaning
 // restores random-write throughput.
