@@ -33,11 +33,13 @@ const capacity4TB = 7814037168 * 512
 // Data sheet and smartctl: 8,001,563,222,016 bytes, 512-byte logical
 // sectors (4096 physical), 5900 rpm, 128 MB DRAM, SATA 6 Gb/s; 150 MB/s
 // maximum sustained rate (the outer zone). Reviews: six platters of
-// 1.33 TB (12 heads). Measured (Skylight): a single persistent cache of
-// about 25 GiB at the outer diameter written as a log and cleaned in FIFO
-// order, bands of 15 to 40 MiB falling from the outer to the inner
-// diameter, static band mapping, cleaning that starts once the drive is
-// idle and continues while it stays idle.
+// 1.33 TB (12 heads), a persistent cache of about 20 GB. Measured
+// (Skylight, as the issue and reviews summarise it; the paper's tables
+// could not be read back here to check each figure): a single persistent
+// cache of 20-25 GiB (25 GiB used) at the outer diameter written as a log
+// and cleaned in FIFO order, bands of 15 to 40 MiB falling from the
+// outer to the inner diameter, static band mapping, cleaning that starts
+// once the drive is idle and continues while it stays idle.
 //
 // Inferred: one band size of 30 MiB, the LBA-weighted mean of bands
 // falling linearly from 40 to 15 MiB (outer bands hold more LBAs);
