@@ -20,7 +20,9 @@ const groupIOzone = "iozone"
 // flags, and iozone's own.
 var iozoneFlags = iozoneTable()
 
-func iozoneTable() []*runFlag {
+// stackFlags are run's flags that describe the experiment, its stack and
+// its host, for the commands that bring their own workload.
+func stackFlags() []*runFlag {
 	var t []*runFlag
 	for _, f := range runFlags {
 		switch f.group {
@@ -28,7 +30,11 @@ func iozoneTable() []*runFlag {
 			t = append(t, f)
 		}
 	}
-	return append(t,
+	return t
+}
+
+func iozoneTable() []*runFlag {
+	return append(stackFlags(),
 		&runFlag{name: "file-sizes", group: groupIOzone, metavar: "LIST", example: "64KiB,1GiB",
 			usage: "file sizes, comma-separated (default " + defaultFileSizes + ")"},
 		&runFlag{name: "record-sizes", group: groupIOzone, metavar: "LIST", example: "4KiB,64KiB",

@@ -6,6 +6,7 @@
 //	raidsim drives [--json] list the drive presets with derived figures
 //	raidsim run [flags]     run an experiment: a fio-style workload or a trace on a drive, an array, a cache
 //	raidsim explain [flags] tell the life of a run's first requests, layer by layer
+//	raidsim fio JOBFILE...  run fio job files on a simulated stack; fio's text or JSON output
 //	raidsim gen [flags]     write an experiment's synthetic workload as a trace (CSV or fio iolog)
 //	raidsim convert IN OUT  rewrite a trace in another format
 //	raidsim validate        score a DiskSim drive model against a measured trace
@@ -44,6 +45,7 @@ Usage:
   raidsim drives [--json]  list the drive presets with derived figures
   raidsim run [flags]      run an experiment: a fio-style workload or a trace on a drive, an array, a cache
   raidsim explain [flags]  tell the life of a run's first requests: cache, RAID plan, each drive's seek and rotation
+  raidsim fio JOBFILE...   run fio job files on the simulated stack, print fio's report: [stack flags] [--output-format=json]
   raidsim gen [flags]      write an experiment's synthetic workload as a trace: --out FILE [--to csv|fio]
   raidsim convert IN OUT   rewrite a trace in another format: [--from auto] [--to csv|fio]
   raidsim validate         score a DiskSim model on a measured trace: --disksim FILE.parv --trace FILE
@@ -69,6 +71,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"explain":     runExplain,
 	"serve":       runServe,
 	"gen":         runGen,
+	"fio":         runFio,
 	"convert":     runConvert,
 	"validate":    runValidate,
 	"calibrate":   runCalibrate,
