@@ -248,6 +248,9 @@ func TestFioJSONPlusInFiosTool(t *testing.T) {
 	if err != nil {
 		t.Skip("fio_jsonplus_clat2csv (Debian's fio package, which .ci/run installs) is not on the PATH")
 	}
+	if err := exec.Command("python3", "-c", "import six").Run(); err != nil {
+		t.Skip("fio_jsonplus_clat2csv needs Python's six (Debian's python3-six, which .ci/run installs): ", err)
+	}
 	code, out, errOut := runCLI(t, append(append([]string{"fio"}, raid5Cache...), "--output-format=json+", "../../examples/fio/mixed.fio")...)
 	require.Equal(t, 0, code, errOut)
 	dir := t.TempDir()
