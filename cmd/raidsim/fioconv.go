@@ -366,7 +366,7 @@ func fioPercentiles(j *fioJob, o fioOption) error {
 	for _, s := range strings.Split(o.value, ":") {
 		p, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || p <= 0 || p > 100 {
-			return fmt.Errorf("%q: want percentiles in (0, 100] joined by :", o.value)
+			return fmt.Errorf("%q: want percentiles in (0, 100] joined by colons", o.value)
 		}
 		ps = append(ps, p)
 	}

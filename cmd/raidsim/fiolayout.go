@@ -102,7 +102,6 @@ func (r *fioRun) direct(jobs []*fioJob) error {
 // offset_increments and size).
 func layFioFiles(jobs []*fioJob, capacity int64) error {
 	span := map[string]int64{} // named files' lengths
-	var order []string
 	var errs []error
 	for _, j := range jobs {
 		if err := j.resolveRegion(capacity); err != nil {
@@ -111,9 +110,6 @@ func layFioFiles(jobs []*fioJob, capacity int64) error {
 		}
 		if j.device || j.file == "" {
 			continue
-		}
-		if _, ok := span[j.file]; !ok {
-			order = append(order, j.file)
 		}
 		span[j.file] = max(span[j.file], j.reach())
 	}
