@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -157,6 +158,9 @@ func TestReportsFollowTheSchema(t *testing.T) {
 	custom.Stack.Drive = spec.Drive{Custom: &ramModel{latency: time.Millisecond}}
 	b := []byte(jsonOf(t, runOne(t, custom)))
 	validate(t, s, "a kind of drive of its own", b)
+	b = []byte(jsonOf(t, runOne(t, systorReplay(t))))
+	validate(t, s, "a SYSTOR '17 trace, wrapped and reordered by default", b)
+	collectKeys(t, b, seen)
 
 	golden, err := os.ReadFile("testdata/report.json")
 	require.NoError(t, err)
@@ -289,4 +293,19 @@ func TestReportVocabulary(t *testing.T) {
 			assert.True(t, strings.HasSuffix(tag, "_ratio") || strings.HasSuffix(tag, "_pct"), "%s: a utilization says _ratio or _pct", tag)
 		}
 	})
+}
+
+// systorReplay replays a small SYSTOR '17 trace of a 5 TB LUN, one
+// record late, with no map or reorder given: the format's defaults
+// wrap and sort it.
+func systorReplay(t *testing.T) *spec.Experiment {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "systor.csv")
+	text := "Timestamp,Response,IOType,LUN,Offset,Size\n" +
+		"1456095145.100000000,0.000806000,R,0,899056122368,131072\n" +
+		"1456095145.200000000,0.000800000,W,0,4256049987072,4096\n" +
+		"1456095145.150000000,0.008044000,R,0,1048576,4096\n" +
+		"1456095145.300000000,0.000700000,R,0,5029320000000,8192\n"
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+	return experiment("", spec.Job{Trace: &spec.Trace{Path: path}})
 }

@@ -117,6 +117,13 @@ func (ph *PhaseReport) writeSource(t *textWriter, seed *uint64) {
 	}
 	if tr := ph.Trace; tr != nil {
 		t.printf("trace %s (format %s, %s loop, %d records replayed, %d skipped)\n", tr.Path, tr.Format, tr.Mode, tr.Records, tr.Skipped)
+		if tr.Map != "" {
+			how := "map " + tr.Map
+			if tr.MapDefault {
+				how += ", the format's default; map reject refuses them"
+			}
+			t.printf("mapped: %d records ended past the stack and were moved onto it (%s)\n", tr.Mapped, how)
+		}
 		if tr.Reordered != nil {
 			t.printf("reordered: %d records, at most %v late (%s)\n", *tr.Reordered,
 				time.Duration(math.Round(tr.MaxLateS*1e9)), tr.windowWords())

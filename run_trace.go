@@ -41,6 +41,13 @@ type TraceReport struct {
 	// MaxLateS is the most any of them was late, in seconds: the latest
 	// time read before it less its own.
 	MaxLateS float64 `json:"max_late_s,omitempty"`
+	// Map is how offsets past the stack were mapped onto it (wrap or
+	// scale; absent: refused), and Mapped how many records moved.
+	Map    string `json:"map,omitempty"`
+	Mapped int64  `json:"mapped,omitempty"`
+	// MapDefault reports that Map is the format's default
+	// (trace.DefaultMapMode), not the experiment's choice.
+	MapDefault bool `json:"map_default,omitempty"`
 	// Warning, when set, says the open-loop trace outran the stack: more
 	// than overloadWarn requests were outstanding at once, so latencies
 	// are mostly queueing.
@@ -60,6 +67,8 @@ type openedTrace struct {
 	closer  io.Closer
 	reorder trace.Reordering // nil when the records are replayed as read
 	window  time.Duration    // reorder's time window, if by time
+	mapped  *trace.MapReader
+	mode    trace.MapMode
 }
 
 // openTrace opens src's file with its filters, sorted within its
@@ -86,11 +95,16 @@ func openTrace(src *spec.TraceSource, capacity int64, sectorSize int) (*openedTr
 		c.Close()
 		return nil, err
 	}
-	o.r, err = trace.MapOffsets(r, trace.OffsetMap{Mode: src.Map, Capacity: capacity, SectorSize: sectorSize, SourceCapacity: src.SourceCapacity})
+	o.mode = src.Map
+	if !src.MapGiven {
+		o.mode = trace.DefaultMapMode(f)
+	}
+	o.mapped, err = trace.MapOffsets(r, trace.OffsetMap{Mode: o.mode, Capacity: capacity, SectorSize: sectorSize, SourceCapacity: src.SourceCapacity})
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
+	o.r = o.mapped
 	return o, nil
 }
 
@@ -116,8 +130,11 @@ func (o *openedTrace) sort(r trace.Reader, src *spec.TraceSource) (trace.Reader,
 	return rr, err
 }
 
-// describe adds the reorder to a trace report.
+// describe adds the mapping and the reorder to a trace report.
 func (o *openedTrace) describe(tr *TraceReport, src *spec.TraceSource) {
+	if o.mode != trace.MapReject {
+		tr.Map, tr.Mapped, tr.MapDefault = o.mode.String(), o.mapped.Moved(), !src.MapGiven
+	}
 	if o.reorder == nil {
 		return
 	}

@@ -177,8 +177,11 @@ type TraceSource struct {
 	IODepth int
 	// Speed divides the recorded inter-arrival times in open loop.
 	Speed float64
-	// Map says what to do with offsets past the stack's capacity.
-	Map trace.MapMode
+	// Map says what to do with offsets past the stack's capacity;
+	// MapGiven reports that the experiment chose it (else a replay takes
+	// the format's, trace.DefaultMapMode).
+	Map      trace.MapMode
+	MapGiven bool
 	// SourceCapacity is the traced device's size in bytes, for MapScale.
 	SourceCapacity int64
 	// Reorder, when positive, sorts records by time within a window of

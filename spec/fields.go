@@ -616,7 +616,7 @@ var traceFields = Table{
 		Bounds: rangeOf(0, trace.MaxIODepth)},
 	{Path: "phases[].trace.speed", Doc: "open-loop speed-up: 2 replays twice as fast", NoZero: true, Default: "1", Bounds: rangeOf(0, 1e9)},
 	{Path: "phases[].trace.map", Doc: "offsets past the stack's capacity: refused, wrapped round, or scaled (needs capacity)", Values: mapNames, NoZero: true,
-		Default: trace.MapReject.String()},
+		Unset: "the format's: wrap for systor17 and tencent (many volumes in one file), else reject"},
 	{Path: "phases[].trace.capacity", Doc: "the traced device's size, for map scale", Unit: "bytes", Default: "0"},
 	{Path: "phases[].trace.reorder", Doc: "sort records by time within a window of N records (for unsorted traces; instead of reorder_window)", Default: "0", Bounds: rangeOf(0, maxReorder)},
 	{Path: "phases[].trace.reorder_window", Doc: "sort records by time within this window of time, so records up to that late replay in order (0: the format's)",

@@ -140,6 +140,7 @@ func planTrace(p *problems, path string, t *Trace) *TraceSource {
 	p.checkBounds(path+".iodepth", int64(t.IODepth))
 	p.checkFloat(path+".speed", t.Speed)
 	if t.Map != "" {
+		src.MapGiven = true
 		var err error
 		if src.Map, err = trace.ParseMapMode(t.Map); err != nil {
 			p.badName(path+".map", t.Map)

@@ -177,10 +177,35 @@ type OffsetMap struct {
 // MapReader maps the offsets of a Reader onto a target; see MapOffsets.
 type MapReader struct {
 	inner
-	m   OffsetMap
-	cap int64 // capacity rounded down to the sector
-	n   int64
+	m     OffsetMap
+	cap   int64 // capacity rounded down to the sector
+	n     int64
+	moved int64
 }
+
+// Moved returns how many records so far ended past the target and were
+// moved onto it (wrapped round it, or scaled; under MapScale every
+// record but those at offset 0 moves).
+func (p *MapReader) Moved() int64 { return p.moved }
+
+// defaultMapModes are the modes DefaultMapMode gives, by format: the
+// published traces of many volumes interleaved in one file.
+var defaultMapModes = map[Format]MapMode{
+	// SYSTOR '17 records the LUNs of an enterprise VDI cluster, several
+	// TB each (the sample in ../shared/traces reaches 5.0 TB).
+	FormatSystor17: MapWrap,
+	// Tencent CBS records thousands of cloud volumes in one file, each
+	// from offset 0 (the sample: 2,038 volumes, reaching 1.7 TB).
+	FormatTencent: MapWrap,
+}
+
+// DefaultMapMode returns what a replay of a trace of format f does by
+// default with a record that ends past the target: MapWrap for the
+// multi-volume cloud traces SYSTOR '17 and Tencent CBS, whose address
+// spaces are far larger than one stack and are published to be
+// replayed as they are; MapReject for every other format, whose trace
+// is of one device.
+func DefaultMapMode(f Format) MapMode { return defaultMapModes[f] }
 
 // MapOffsets returns r with offsets mapped onto a device of m.Capacity
 // bytes as m.Mode says. Flushes pass unchanged. A request longer than
@@ -241,6 +266,9 @@ func (p *MapReader) Next() (Record, error) {
 				p.where(p.n), rec.Op, rec.Length, rec.Offset, p.m.Capacity)
 		}
 	case MapWrap:
+		if end > p.cap {
+			p.moved++
+		}
 		off %= p.cap
 	case MapScale:
 		if off >= p.m.SourceCapacity {
@@ -248,6 +276,9 @@ func (p *MapReader) Next() (Record, error) {
 		}
 		hi, lo := bits.Mul64(uint64(off), uint64(p.cap))
 		q, _ := bits.Div64(hi, lo, uint64(p.m.SourceCapacity))
+		if int64(q) != off {
+			p.moved++
+		}
 		off = int64(q)
 	}
 	if ss > 1 {

@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,3 +149,33 @@ func TestReorder(t *testing.T) {
 type errReader struct{ err error }
 
 func (e errReader) Next() (Record, error) { return Record{}, e.err }
+
+// TestDefaultMapMode: the multi-volume published formats wrap by
+// default, every other format refuses; the reader counts what it moved.
+func TestDefaultMapMode(t *testing.T) {
+	for f, want := range map[Format]MapMode{FormatSystor17: MapWrap, FormatTencent: MapWrap, FormatMSR: MapReject, FormatCSV: MapReject} {
+		if got := DefaultMapMode(f); got != want {
+			t.Errorf("%s: %v, want %v", f, got, want)
+		}
+	}
+	recs := []Record{{Op: sim.Read, Offset: 0, Length: 4096}, {Op: sim.Read, Offset: 1 << 20, Length: 4096},
+		{Op: sim.Flush}, {Op: sim.Write, Offset: 1<<20 - 4096, Length: 4096}, {Op: sim.Write, Offset: 3 << 20, Length: 4096}}
+	m, err := MapOffsets(NewSliceReader(recs), OffsetMap{Mode: MapWrap, Capacity: 1 << 20, SectorSize: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offs []int64
+	for {
+		rec, err := m.Next()
+		if err != nil {
+			break
+		}
+		offs = append(offs, rec.Offset)
+	}
+	if want := []int64{0, 0, 0, 1<<20 - 4096, 0}; !slices.Equal(offs, want) {
+		t.Errorf("offsets %v, want %v", offs, want)
+	}
+	if m.Moved() != 2 {
+		t.Errorf("moved %d, want 2 (the two records past 1 MiB)", m.Moved())
+	}
+}

@@ -125,23 +125,30 @@ func TestUnsortedTraceNeedsReorder(t *testing.T) {
 }
 
 // TestPublishedTracesReplayAsPublished: the SYSTOR '17 and Tencent CBS
-// samples, out of time order as published, replay with no ordering
-// flag (their offsets, from bigger volumes, wrapped onto the drive),
-// and the report says how many records were sorted and by how much;
-// --strict-order refuses them at their first late line.
+// samples, out of time order as published and of volumes far larger
+// than one drive, replay with no flag at all: the report says how many
+// records were sorted and by how much, and how many were wrapped onto
+// the drive (the formats' default map); --map reject refuses their
+// offsets and --strict-order their order, at their first late line.
 func TestPublishedTracesReplayAsPublished(t *testing.T) {
 	for _, c := range []struct {
-		file, line, late string
-		firstLate        string
+		file, line, mapped string
+		firstLate          string
 	}{
-		{"systor17-sample.csv.gz", "reordered: 287 records, at most 67.603ms late (window 1s)", "", "systor17-sample.csv.gz:"},
-		{"tencent-cbs-sample.csv.bz2", "reordered: 1297 records, at most 1s late (window 2s)", "", "tencent-cbs-sample.csv.bz2:"},
+		{"systor17-sample.csv.gz", "reordered: 287 records, at most 67.603ms late (window 1s)",
+			"mapped: 980 records ended past the stack and were moved onto it (map wrap, the format's default", "systor17-sample.csv.gz:"},
+		{"tencent-cbs-sample.csv.bz2", "reordered: 1297 records, at most 1s late (window 2s)",
+			"mapped: 1304 records ended past the stack and were moved onto it (map wrap, the format's default", "tencent-cbs-sample.csv.bz2:"},
 	} {
 		path := shareddata.Dir(t, "traces", c.file)
-		code, out, errOut := runCLI(t, "run", "--trace", path, "--map", "wrap")
+		code, out, errOut := runCLI(t, "run", "--trace", path) // as published: no flags
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, c.line, c.file)
-		code, _, errOut = runCLI(t, "run", "--trace", path, "--map", "wrap", "--strict-order")
+		assert.Contains(t, out, c.mapped, c.file)
+		code, _, errOut = runCLI(t, "run", "--trace", path, "--map", "reject")
+		assert.Equal(t, 1, code, c.file)
+		assert.Contains(t, errOut, "ends past the", c.file)
+		code, _, errOut = runCLI(t, "run", "--trace", path, "--strict-order")
 		assert.Equal(t, 1, code, c.file)
 		assert.Contains(t, errOut, c.firstLate, c.file)
 		assert.Contains(t, errOut, "the trace is not sorted by time", c.file)
