@@ -57,6 +57,9 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 		rep.Phases = append(rep.Phases, *ph)
 	}
 	rebuild := r.finishRebuild()
+	if err := eng.Err(); err != nil {
+		return nil, fmt.Errorf("raidsim: %w", err)
+	}
 	if r.warm.ended {
 		r.first = r.warm.end // the total's rates start after the warm-up
 	}
@@ -171,6 +174,9 @@ func (r *runner) runPhase(ph *spec.PhasePlan) (*PhaseReport, error) {
 		res, rep.Trace, err = replayTrace(r.eng, r.stack.Top, ph.Trace, r.obs, pr)
 	} else {
 		res, err = r.runSynthetic(ph, pr, rep)
+	}
+	if stop := r.eng.Err(); stop != nil { // a poll or a time overflow stopped the engine
+		return nil, stop
 	}
 	// Replay returns the first failure too; anything else is fatal.
 	if err != nil && (pr.failed == 0 || !errors.Is(err, pr.firstErr)) {

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"hash/fnv"
 	"math/rand/v2"
 	"time"
@@ -52,12 +54,79 @@ type Engine struct {
 	processed uint64
 	seed      uint64
 	streams   map[string]*rand.Rand
+	// pollAt is the processed count at which Step next calls poll
+	// (or stops, once err is set); never reached without a poll.
+	pollAt    uint64
+	pollEvery uint64
+	poll      func() error
+	err       error
 }
 
 // NewEngine returns an engine at time zero whose random streams derive
 // from seed.
 func NewEngine(seed uint64) *Engine {
-	return &Engine{seed: seed, streams: make(map[string]*rand.Rand)}
+	return &Engine{seed: seed, streams: make(map[string]*rand.Rand), pollAt: math.MaxUint64}
+}
+
+// SetPoll arranges for f to be called from Step every `every` events
+// (at least 1), on the engine's goroutine: for progress output and
+// resource checks during long runs. An error from f stops the engine as
+// Stop does. A nil f removes the poll.
+func (e *Engine) SetPoll(every uint64, f func() error) {
+	e.poll, e.pollEvery = f, max(every, 1)
+	switch {
+	case e.err != nil:
+		e.pollAt = 0
+	case f == nil:
+		e.pollAt = math.MaxUint64
+	default:
+		e.pollAt = e.processed + e.pollEvery
+	}
+}
+
+// Stop ends the run with err: Step runs no more events and reports
+// false, as if none were pending, and Err returns err (the first one,
+// if Stop is called again). Events stay pending.
+func (e *Engine) Stop(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+	e.pollAt = 0
+}
+
+// Err returns the error the engine stopped with (Stop, a poll, or a time
+// past Never), or nil.
+func (e *Engine) Err() error { return e.err }
+
+// ErrTimeOverflow is the error an engine stops with when an event would
+// be scheduled past the largest time it can represent (Never, about 292
+// years after the start): a delay computed from input too large for
+// virtual time. Inputs are checked against MaxInputTime where they
+// enter, so this is the last line of defence.
+var ErrTimeOverflow = errors.New("sim: virtual time overflowed (an event more than 292 years after the start)")
+
+// MaxInputTime is the latest instant, from the start of a run, that any
+// time computed from input (trace times over a speed factor, paced
+// request schedules, rebuild and fault times) may reach: half of Never
+// (about 146 years), leaving the stack's own delays room below Never.
+const MaxInputTime Time = Never / 2
+
+// pollNow runs the poll (or stops) when Step reaches pollAt, and reports
+// whether the engine may go on.
+func (e *Engine) pollNow() bool {
+	if e.err != nil {
+		return false
+	}
+	if e.poll == nil {
+		e.pollAt = math.MaxUint64
+		return true
+	}
+	if err := e.poll(); err != nil {
+		e.Stop(err)
+		return false
+	}
+	e.pollAt = e.processed + e.pollEvery
+	return true
 }
 
 // Now returns the current virtual time.
@@ -75,9 +144,14 @@ func (e *Engine) Processed() uint64 { return e.processed }
 // Schedule arranges for h.HandleEvent(at, arg) to run when virtual time
 // reaches at. An instant in the past is an error in the caller: it panics
 // with a message naming both times, since running it would make time go
-// backwards.
+// backwards. A negative instant is a delay that overflowed virtual time:
+// the engine stops with ErrTimeOverflow instead (see Err).
 func (e *Engine) Schedule(at Time, h Handler, arg any) {
 	if at < e.now {
+		if at < 0 {
+			e.Stop(fmt.Errorf("%w at %v", ErrTimeOverflow, e.now))
+			return
+		}
 		panic(fmt.Sprintf("sim: event scheduled at %v, before now (%v)", at, e.now))
 	}
 	e.seq++
@@ -107,7 +181,7 @@ func (e *Engine) NextAt() Time {
 // It reports whether an event ran.
 func (e *Engine) Step() bool {
 	n := len(e.heap)
-	if n == 0 {
+	if n == 0 || e.processed >= e.pollAt && !e.pollNow() {
 		return false
 	}
 	ev := e.heap[0]
@@ -134,7 +208,9 @@ func (e *Engine) Run() {
 // it is later than now). Events after t stay pending.
 func (e *Engine) RunUntil(t Time) {
 	for len(e.heap) > 0 && e.heap[0].at <= t {
-		e.Step()
+		if !e.Step() {
+			return // stopped
+		}
 	}
 	if t > e.now {
 		e.now = t

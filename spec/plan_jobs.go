@@ -265,6 +265,7 @@ func checkJobsFit(p *problems, path string, c *Phase, ph *PhasePlan, pl *Plan) {
 		}
 		if c.Jobs[jp.Entry].Runtime == 0 && c.Runtime == 0 {
 			checkOnePass(p, at, jp.Workload, pl.Capacity)
+			checkPacedLength(p, at, jp.Workload, pl.Capacity)
 		}
 	}
 }

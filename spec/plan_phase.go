@@ -229,6 +229,7 @@ func checkPhaseFits(p *problems, path string, c *Phase, ph *PhasePlan, pl *Plan)
 	}
 	if c.Runtime == 0 {
 		checkOnePass(p, path, ph.Workload, pl.Capacity)
+		checkPacedLength(p, path, ph.Workload, pl.Capacity)
 	}
 	for _, jp := range ph.Jobs[min(1, len(ph.Jobs)):] { // numjobs clones after the first
 		if err := jp.Workload.Validate(pl.Capacity, pl.SectorSize); err != nil && !p.under(path) {

@@ -3,14 +3,15 @@ package spec
 import (
 	"cmp"
 	"fmt"
-	"github.com/raidsim/raidsim/faults"
 	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/cache"
 	"github.com/raidsim/raidsim/disk"
 	"github.com/raidsim/raidsim/drive"
+	"github.com/raidsim/raidsim/faults"
 	"github.com/raidsim/raidsim/raid"
+	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/smr"
 	"github.com/raidsim/raidsim/ssd"
 	"github.com/raidsim/raidsim/trace"
@@ -301,6 +302,13 @@ func planRebuild(p *problems, st *Stack, pl *Plan) {
 		p.add(at+".member", "member %d has not failed by %v (stack.failures)", rb.Member, time.Duration(rb.At))
 	}
 	pl.Rebuild = &raid.Failure{Member: rb.Member, At: time.Duration(rb.At)}
+	if pl.RAID != nil && pl.RAID.RebuildRate > 0 && pl.Drive != nil {
+		member := pl.Drive.Capacity()
+		if t := float64(member) / float64(pl.RAID.RebuildRate); t+time.Duration(rb.At).Seconds() >= sim.MaxInputTime.Seconds() {
+			p.add("stack.raid.rebuild_rate", "%d bytes/s rebuilds a %d-byte member in %s, past the longest run (%.0f years): give a higher rate, or 0 for none",
+				pl.RAID.RebuildRate, member, years(t), maxRunYears)
+		}
+	}
 }
 
 // planFaults checks the drives' media faults.

@@ -49,7 +49,23 @@ func (e *OrderError) Error() string {
 // orderError places err at the record src read last, the n-th: a
 // *ParseError when src knows its file and line, "trace: record n: ..."
 // otherwise.
-func orderError(src Reader, n int64, err *OrderError) error {
+// TimeRangeError is an open-loop record whose time after the first
+// record, divided by the replay's speed, lies past sim.MaxInputTime
+// (about 146 years): virtual time cannot reach it.
+type TimeRangeError struct {
+	// Time is the record's time after the first record's; Speed the
+	// replay's speed factor.
+	Time  time.Duration
+	Speed float64
+}
+
+func (e *TimeRangeError) Error() string {
+	at := e.Time.Seconds() / e.Speed
+	return fmt.Sprintf("time %s s after the first record at speed %g is %.4g s into the replay, past the latest a run can reach (%.4g s, about 146 years): replay a shorter window of the trace or at a higher speed",
+		seconds(e.Time), e.Speed, at, sim.MaxInputTime.Seconds())
+}
+
+func orderError(src Reader, n int64, err error) error {
 	if f, l := Position(src); l > 0 {
 		return &ParseError{File: f, Line: l, Err: err}
 	}

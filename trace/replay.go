@@ -333,10 +333,13 @@ func (r *replayer) readAhead() {
 		return
 	}
 	r.lastTime = rec.Time
-	at := sim.Never - 1 // a gap too long to represent: as late as possible
-	if gap := float64(rec.Time-r.firstTime) / r.opt.Speed; gap < float64(at-r.start) {
-		at = r.start + sim.Time(gap)
+	gap := float64(rec.Time-r.firstTime) / r.opt.Speed
+	if gap >= float64(sim.MaxInputTime-r.start) {
+		r.fail(orderError(r.src, r.numbered, &TimeRangeError{Time: rec.Time.Sub(r.firstTime), Speed: r.opt.Speed}))
+		r.done = true
+		return
 	}
+	at := r.start + sim.Time(gap)
 	if now := r.eng.Now(); at < now {
 		at = now
 	}
