@@ -3,8 +3,8 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"time"
 )
