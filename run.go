@@ -1,8 +1,10 @@
 package raidsim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/sim"
@@ -15,7 +17,34 @@ type RunOptions struct {
 	// Observer, when set, receives every layer's hooks (the phases of
 	// every request) for timelines and logs.
 	Observer *sim.Observer
+	// MaxMemory bounds the run's memory in bytes: a plan whose
+	// EstimateMemory passes it is refused before anything is built, and
+	// a run whose heap passes it stops; both errors wrap ErrMemory and
+	// name the estimate or the heap, and what reduces it. Zero takes
+	// MemoryLimit (GOMEMLIMIT, else the machine's memory); negative
+	// turns both checks off.
+	MaxMemory int64
+	// Progress, when set, is called on the run's goroutine about every
+	// 65,536 events (a few times a second) with how far the run is; an
+	// error from it stops the run with that error.
+	Progress func(Progress) error
 }
+
+// Progress is how far a run is, for a progress line.
+type Progress struct {
+	// Phase is the phase running, from 0, of Phases; PhaseName its name.
+	Phase, Phases int
+	PhaseName     string
+	// Completed counts the requests completed so far, every phase
+	// together; Planned is the requests the run's phases plan, or 0 when
+	// a phase's count is not known before it runs (a trace, a runtime).
+	Completed, Planned int64
+	// Now is the virtual time from the start.
+	Now time.Duration
+}
+
+// pollEvery is how many events a run's poll waits between calls.
+const pollEvery = 1 << 16
 
 // Run checks x, builds its stack once and runs its phases in order on
 // it (one engine, the same devices: caches keep their contents between
@@ -37,16 +66,27 @@ func RunWith(x *spec.Experiment, o RunOptions) (*Report, error) {
 
 // RunPlan runs a plan from spec.Experiment.Plan.
 func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
+	limit, source := o.MaxMemory, "as asked"
+	if limit == 0 {
+		limit, source = MemoryLimit()
+	}
+	if limit > 0 {
+		if err := checkMemory(pl, limit, source); err != nil {
+			return nil, err
+		}
+	}
 	eng := sim.NewEngine(pl.Seed)
 	s, err := Build(eng, pl, "", o.Observer)
 	if err != nil {
 		return nil, err
 	}
 	r := &runner{eng: eng, stack: s, plan: pl, obs: o.Observer}
+	r.poll(o, limit, source)
 	r.warm.start(pl)
 	powerLoss := schedulePowerLoss(eng, s, pl.PowerLoss, pl.PowerLossAt)
 	rep := &Report{SchemaVersion: SchemaVersion, Name: pl.Name, Seed: pl.Seed}
 	for i := range pl.Phases {
+		r.phase = i
 		ph, err := r.runPhase(&pl.Phases[i])
 		if err != nil {
 			if len(pl.Phases) > 1 {
@@ -102,6 +142,69 @@ type runner struct {
 	// was issued.
 	first, last sim.Time
 	started     bool
+	// phase is the phase running; completed counts the requests
+	// completed in every phase, for Progress.
+	phase     int
+	completed int64
+}
+
+// poll watches the run's heap against limit (when positive) and calls
+// o.Progress, every pollEvery events.
+func (r *runner) poll(o RunOptions, limit int64, source string) {
+	if limit <= 0 && o.Progress == nil {
+		return
+	}
+	planned := plannedRequests(r.plan)
+	r.eng.SetPoll(pollEvery, func() error {
+		if limit > 0 {
+			if h := heapBytes(); h > limit {
+				return fmt.Errorf("%w: its heap reached %s, past the %s limit (%s; --max-memory or GOMEMLIMIT sets it), %v into the run: write less (ios, size), or replay less of the trace",
+					ErrMemory, approxBytes(h), approxBytes(limit), source, r.eng.Now())
+			}
+		}
+		if o.Progress == nil {
+			return nil
+		}
+		ph := &r.plan.Phases[min(r.phase, len(r.plan.Phases)-1)]
+		return o.Progress(Progress{Phase: r.phase, Phases: len(r.plan.Phases), PhaseName: ph.Name,
+			Completed: r.completed, Planned: planned, Now: time.Duration(r.eng.Now())})
+	})
+}
+
+// plannedRequests returns the requests pl's phases issue, or 0 when a
+// phase's count is not known before it runs.
+func plannedRequests(pl *spec.Plan) int64 {
+	var total int64
+	count := func(w trace.Workload) bool {
+		w = w.WithDefaults()
+		if w.NumIOs > 0 {
+			total = satAdd(total, w.NumIOs)
+			return true
+		}
+		bs := w.BS
+		for _, s := range w.BSSplit {
+			bs = min(cmp.Or(bs, s.Size), s.Size)
+		}
+		if bs <= 0 || w.NumIOs < 0 {
+			return false
+		}
+		total = satAdd(total, cmp.Or(w.Size, pl.Capacity-w.Offset)/bs)
+		return true
+	}
+	for _, ph := range pl.Phases {
+		if ph.Trace != nil || ph.Runtime > 0 {
+			return 0
+		}
+		if len(ph.Jobs) == 0 && !count(ph.Workload) {
+			return 0
+		}
+		for _, j := range ph.Jobs {
+			if j.Runtime > 0 || !count(j.Workload) {
+				return 0
+			}
+		}
+	}
+	return total
 }
 
 // phaseRun is what one phase's completions are counted into.
@@ -121,6 +224,7 @@ type phaseRun struct {
 // observe counts one completion, and reports whether it entered the
 // phase's figures (not left out by a warm-up or ramp, not failed).
 func (pr *phaseRun) observe(_ *trace.Record, q *sim.Request) bool {
+	pr.r.completed++
 	if q.Op == sim.Flush {
 		pr.flushes++
 	}

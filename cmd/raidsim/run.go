@@ -90,6 +90,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	limits, err := runLimitsOf(flags)
+	if err != nil {
+		return err
+	}
 	if err := te.open(outfile.Policy{Force: force, Inputs: experimentInputs(flags, &b.x)}); err != nil {
 		return err
 	}
@@ -104,7 +108,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		ps := teach.NewPhaseSummary()
 		views, tables = append(views, ps.Observer()), append(tables, ps.Table)
 	}
-	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...)})
+	progress, clearLine := limits.progressOf(stderr)
+	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...),
+		MaxMemory: limits.maxMemory, Progress: progress})
+	clearLine()
 	if err != nil {
 		return b.explain(err)
 	}

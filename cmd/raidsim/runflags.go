@@ -214,6 +214,7 @@ var runFlags = []*runFlag{
 
 func init() {
 	runFlags = append(runFlags, traceEventFlags...)
+	runFlags = append(runFlags, runLimitFlags...)
 	runFlags = append(runFlags, &runFlag{name: "force", group: groupOutput, example: "true", usage: forceUsage})
 }
 
