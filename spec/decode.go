@@ -428,7 +428,22 @@ func decodeString(p *problems, path string, v any, dst reflect.Value) {
 		dst.SetString(strconv.FormatInt(n, 10))
 		return
 	}
-	p.add(path, "want a string, got %s", kind(v))
+	p.add(path, "want a string, got %s %s", kind(v), show(v))
+}
+
+// notWhole says why v, which asInt refused, is no whole number: a
+// number too large for one, a fraction, or something else; want says
+// what is allowed.
+func notWhole(v any, want string) string {
+	if f, ok := asFloat(v); ok && !math.IsNaN(f) {
+		switch {
+		case math.Abs(f) >= math.MaxInt64:
+			return fmt.Sprintf("%s is too large: want %s up to %d", show(v), want, int64(math.MaxInt64))
+		case f != math.Trunc(f):
+			return fmt.Sprintf("%s is not a whole number: want %s", show(v), want)
+		}
+	}
+	return fmt.Sprintf("want %s, got %s %s", want, kind(v), show(v))
 }
 
 // decodeBool decodes true or false, or on, off, yes and no as strings.
@@ -456,11 +471,11 @@ func decodeNumber(p *problems, path string, v any, dst reflect.Value) {
 	case reflect.Int, reflect.Int64:
 		n, ok := asInt(v)
 		if !ok {
-			p.add(path, "want a whole number, got %s %s", kind(v), show(v))
+			p.add(path, "%s", notWhole(v, "a whole number"))
 			return
 		}
 		if k == reflect.Int && (n > math.MaxInt32 || n < math.MinInt32) {
-			p.add(path, "%d is out of range", n)
+			p.add(path, "%d is out of range: want a whole number from %d to %d", n, math.MinInt32, math.MaxInt32)
 			return
 		}
 		dst.SetInt(n)
@@ -486,11 +501,11 @@ func decodeUint(p *problems, path string, v any, dst reflect.Value) {
 			dst.SetUint(u)
 			return
 		}
-		p.add(path, "want a whole number, got %s %s", kind(v), show(v))
+		p.add(path, "%s", notWhole(v, "a whole number"))
 		return
 	}
 	if n < 0 {
-		p.add(path, "%d is negative", n)
+		p.add(path, "%d is negative: want a whole number from 0", n)
 		return
 	}
 	dst.SetUint(uint64(n))
@@ -510,10 +525,10 @@ func parseSize(v any) (int64, string) {
 	}
 	n, ok := asInt(v)
 	if !ok {
-		return 0, fmt.Sprintf("want a size such as 4096 or \"128KiB\", got %s %s", kind(v), show(v))
+		return 0, notWhole(v, "a size in bytes such as 4096 or \"128KiB\"")
 	}
 	if n < 0 {
-		return 0, fmt.Sprintf("%d is negative", n)
+		return 0, fmt.Sprintf("%d is negative: want a size in bytes from 0", n)
 	}
 	return n, ""
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/trace"
 )
 
@@ -65,7 +66,7 @@ func baseModel(p *problems, d *Drive) (disk.Params, bool) {
 	if preset != "" {
 		var err error
 		if spec, err = disk.PresetSpec(preset); err != nil {
-			p.add("stack.drive.preset", "unknown preset %q (known: %s)", preset, strings.Join(disk.PresetNames(), ", "))
+			p.add("stack.drive.preset", "%s", strings.TrimPrefix(unknownPreset(preset).Error(), "drive: "))
 			return disk.Params{}, false
 		}
 	}
@@ -221,4 +222,11 @@ func applyBufferOverrides(p *problems, d *Drive, params *disk.Params) {
 		checkAligned(p, at+"read_ahead_bytes", int64(d.ReadAheadBytes), ss)
 		params.ReadAheadBytes = int64(d.ReadAheadBytes)
 	}
+}
+
+// unknownPreset is the error naming every kind's presets (disks, SSDs,
+// SMR drives) for a name none has.
+func unknownPreset(name string) error {
+	_, err := drive.Lookup(DriveKinds(), name)
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/raidsim/raidsim/trace"
@@ -182,7 +183,7 @@ func planWorkload(p *problems, path string, c *Job, ss int64) trace.Workload {
 	p.checkBounds(path+".ios", c.IOs)
 	if c.RandomDistribution != "" {
 		if w.RandomDistribution, err = trace.ParseDistribution(c.RandomDistribution); err != nil {
-			p.add(path+".random_distribution", "%q: want uniform, zipf:THETA, pareto:H or normal:PCT", c.RandomDistribution)
+			p.add(path+".random_distribution", "%s", strings.TrimPrefix(err.Error(), "trace: random_distribution "))
 		}
 	}
 	p.checkBounds(path+".percentage_random", int64(c.PercentageRandom))

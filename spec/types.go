@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -689,6 +690,9 @@ func (s *Size) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// durationShape is a duration's text: numbers each with a unit.
+var durationShape = regexp.MustCompile(`^[-+]?([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$`)
+
 // Duration is a virtual time span, given in a config as a Go duration
 // string ("5ms", "1.5s").
 type Duration time.Duration
@@ -700,7 +704,10 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(strings.TrimSpace(string(b)))
 	if err != nil {
-		return fmt.Errorf("duration %q: want a number with a unit, such as 5ms or 1.5s", b)
+		if strings.Contains(err.Error(), "invalid duration") && durationShape.MatchString(strings.TrimSpace(string(b))) {
+			return fmt.Errorf("duration %q is too long: want at most 2562047h (about 292 years)", b)
+		}
+		return fmt.Errorf("duration %q: want a number with a unit, such as 5ms or 1.5s (units ns, us, ms, s, m, h; no exponent)", b)
 	}
 	*d = Duration(v)
 	return nil

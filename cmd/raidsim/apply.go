@@ -155,6 +155,9 @@ func experimentOf(flags []given) (*built, error) { return experimentFrom(flags, 
 // experimentFrom is experimentOf with synth's experiment as the base
 // when there is neither --config nor --trace.
 func experimentFrom(flags []given, synth func() spec.Experiment) (*built, error) {
+	if err := givenOnce(flags, "rebuild", "rebuild-drive"); err != nil {
+		return nil, err
+	}
 	x, err := base(flags, synth)
 	if err != nil {
 		return nil, err
@@ -355,4 +358,27 @@ func usageOf(probs []problem) error {
 		ue.lines = append(ue.lines, p.String())
 	}
 	return ue
+}
+
+// givenOnce refuses a flag among names given more than once with
+// different values: each describes one thing (an array rebuilds one
+// member at a time, onto one replacement), so a second would silently
+// replace the first.
+func givenOnce(flags []given, names ...string) error {
+	first := map[string]string{}
+	ue := &usageError{}
+	for _, g := range flags {
+		if !slices.Contains(names, g.f.name) {
+			continue
+		}
+		if v, ok := first[g.f.name]; ok && v != g.value {
+			ue.lines = append(ue.lines, fmt.Sprintf("--%s given twice (%q, then %q): give it once", g.f.name, v, g.value))
+			continue
+		}
+		first[g.f.name] = g.value
+	}
+	if len(ue.lines) > 0 {
+		return ue
+	}
+	return nil
 }

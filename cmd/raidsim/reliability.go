@@ -183,6 +183,17 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 		p.MTTFHours = mtbf
 		o.sheet = append(o.sheet, fmt.Sprintf("MTBF %s h (as the MTTF)", metrics.FormatSig(mtbf, 3)))
 	}
+	switch {
+	case o.afr != 0 && o.mttf != 0:
+		errs = append(errs, fmt.Sprintf("--afr %v and --mttf %v: give the failure rate one way, not both", o.afr, o.mttf))
+	case p.AFR == 0 && p.MTTFHours == 0:
+		errs = append(errs, "--afr: give the drives' annual failure rate in percent (0 < AFR < 100, e.g. 1.5), or --mttf in hours, or an SSD --drive whose data sheet gives its MTBF")
+	case o.mttf != 0 && !(o.mttf > 0 && o.mttf < 1e12):
+		errs = append(errs, fmt.Sprintf("--mttf: %v is not a number of hours between 0 and 1e12", o.mttf))
+	}
+	if o.loadDepth < 1 || o.loadDepth > trace.MaxIODepth {
+		errs = append(errs, fmt.Sprintf("--load-iodepth: %d is outside 1..%d", o.loadDepth, trace.MaxIODepth))
+	}
 	if o.ure == 0 && uber > 0 {
 		p.UREPerBit = uber
 		o.sheet = append(o.sheet, fmt.Sprintf("UBER %g", uber))
@@ -207,8 +218,8 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			line = flagOf(line)
 			flag, _, _ := strings.Cut(line, ":")
-			if flag == "--rebuild" && o.rebuild == 0 {
-				continue // derived from a capacity already reported
+			if flag == "--rebuild" && o.rebuild == 0 || flag == "--afr" || flag == "--mttf" {
+				continue // derived from a capacity, or the failure rate, already reported
 			}
 			if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, flag+":") }) {
 				errs = append(errs, line)
@@ -229,6 +240,7 @@ func flagOf(line string) string {
 	line = strings.TrimPrefix(line, "reliability: ")
 	for field, flag := range map[string]string{"Level": "--raid", "Disks": "--disks", "Capacity": "--capacity",
 		"AFR": "--afr", "MTTFHours": "--mttf", "UREPerBit": "--ure", "Rebuild": "--rebuild"} {
+		// (AFR and MTTFHours problems are reported in flag terms before Validate.)
 		if rest, ok := strings.CutPrefix(line, field+": "); ok {
 			return flag + ": " + rest
 		}
