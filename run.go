@@ -154,7 +154,7 @@ func (r *runner) poll(o RunOptions, limit int64, source string) {
 	if limit <= 0 && o.Progress == nil {
 		return
 	}
-	planned := plannedRequests(r.plan)
+	planned := PlannedRequests(r.plan)
 	r.eng.SetPoll(pollEvery, func() error {
 		if limit > 0 {
 			if h := heapBytes(); h > limit {
@@ -171,9 +171,10 @@ func (r *runner) poll(o RunOptions, limit int64, source string) {
 	})
 }
 
-// plannedRequests returns the requests pl's phases issue, or 0 when a
-// phase's count is not known before it runs.
-func plannedRequests(pl *spec.Plan) int64 {
+// PlannedRequests returns the requests pl's phases issue (ios, or one
+// pass over the region for ios 0), or 0 when a phase's count is not
+// known before it runs (a trace, a runtime).
+func PlannedRequests(pl *spec.Plan) int64 {
 	var total int64
 	count := func(w trace.Workload) bool {
 		w = w.WithDefaults()

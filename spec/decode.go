@@ -428,6 +428,13 @@ func decodeString(p *problems, path string, v any, dst reflect.Value) {
 		dst.SetString(strconv.FormatInt(n, 10))
 		return
 	}
+	if f, ok := FieldAt(path); ok && len(f.Values) > 0 {
+		p.add(path, "%s is not one of %s", show(v), strings.Join(f.Values, ", "))
+		return
+	} else if ok && f.Doc != "" {
+		p.add(path, "%s is not a value this key takes; it is: %s", show(v), f.Doc)
+		return
+	}
 	p.add(path, "want a string, got %s %s", kind(v), show(v))
 }
 
@@ -461,7 +468,7 @@ func decodeBool(p *problems, path string, v any, dst reflect.Value) {
 			p.add(path, "want true or false (or on, off), got %s", show(v))
 		}
 	default:
-		p.add(path, "want true or false, got %s", kind(v))
+		p.add(path, "want true or false, got %s %s", kind(v), show(v))
 	}
 }
 

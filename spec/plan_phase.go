@@ -84,6 +84,9 @@ func planPhase(p *problems, path string, c *Phase, stream string, ss int64, earl
 		w.NumIOs = maxIOs // until the phase's own job ends
 		ph.Background = append(ph.Background, w)
 	}
+	if c.NumJobs < 0 {
+		p.checkBounds(path+".numjobs", int64(c.NumJobs))
+	}
 	if c.NumJobs > 1 {
 		planClones(p, path, c, &ph)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -63,8 +64,7 @@ func (c *CSVReader) Next() (Record, error) {
 			if string(t) != CSVHeader {
 				return Record{}, c.lr.errorf("", "want the header %q, got %q", CSVHeader, t)
 			}
-			c.header = true
-			c.skipped++
+			c.header = true // the format's own line: not input skipped
 			continue
 		}
 		rec, err := c.parse(line)
@@ -83,6 +83,9 @@ func (c *CSVReader) parse(line []byte) (Record, error) {
 	f := &c.f
 	ns, ok := parseInt(f[0])
 	if !ok {
+		if b := f[0]; len(b) > 0 && allDigits(bytes.TrimPrefix(b, []byte("-"))) {
+			return rec, c.lr.errorf("time_ns", "%q is out of range: want nanoseconds within ±%d", b, int64(math.MaxInt64))
+		}
 		return rec, c.lr.errorf("time_ns", "%q is not a number", f[0])
 	}
 	rec.Time = sim.Time(ns)

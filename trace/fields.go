@@ -197,9 +197,25 @@ func (t *textReader) split(line []byte, sep byte, lo, hi int) (int, error) {
 func (t *textReader) num(field string, b []byte) (int64, error) {
 	v, ok := parseUint(b)
 	if !ok {
+		switch {
+		case len(b) > 0 && b[0] == '-' && allDigits(b[1:]):
+			return 0, t.lr.errorf(field, "%q is negative: want a whole number from 0", b)
+		case allDigits(b):
+			return 0, t.lr.errorf(field, "%q is too large: want a whole number up to %d", b, int64(math.MaxInt64))
+		}
 		return 0, t.lr.errorf(field, "%q is not a number", b)
 	}
 	return v, nil
+}
+
+// allDigits reports whether b is one or more decimal digits.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // scaled parses a non-negative integer field and multiplies it by mult

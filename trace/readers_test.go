@@ -99,7 +99,7 @@ var readerFixtures = []readerFixture{
 		{Op: sim.Write, Offset: 1048576, Length: 65536, FUA: true},
 		{Time: 250000, Op: sim.Read, Offset: 0, Length: 4096, Measured: 1820 * time.Microsecond},
 		{Time: -5, Op: sim.Flush, Device: 3},
-	}, 2},
+	}, 1}, // the comment line; the header is the format's own
 }
 
 func TestReadersFixtures(t *testing.T) {
@@ -156,7 +156,7 @@ func TestReadersMalformed(t *testing.T) {
 		{FormatMSR, "128166372003061629,hm,0,Trim,0,4096,1", `trace: bad.txt:1: type: "Trim" is not Read or Write`},
 		{FormatMSR, "128166372003061629,hm,0,Read,0,0,1", `trace: bad.txt:1: size: zero-length request`},
 		{FormatMSR, "128166372003061629,hm,-1,Read,0,512,1", `trace: bad.txt:1: disk: "-1" is not a device number`},
-		{FormatMSR, "99999999999999999999,hm,0,Read,0,512,1", `trace: bad.txt:1: timestamp: "99999999999999999999" is not a number`},
+		{FormatMSR, "99999999999999999999,hm,0,Read,0,512,1", `trace: bad.txt:1: timestamp: "99999999999999999999" is too large: want a whole number up to 9223372036854775807`},
 		{FormatMSR, "128166372003061629,hm,0,Read,0,512,99999999999999999", `trace: bad.txt:1: response: "99999999999999999" is too large`},
 		{FormatMSR, "128166372003061629,hm,0,Read,9223372036854775807,512,1", `trace: bad.txt:1: size: request 9223372036854775807+512 bytes ends past the largest representable offset`},
 		{FormatSPC, "0,1,512,x,0.5", `trace: bad.txt:1: opcode: "x" is not r or w`},
@@ -190,7 +190,7 @@ func TestReadersMalformed(t *testing.T) {
 		{FormatCSV, CSVHeader + "\n0,discard,0,512,0,0,0", `trace: bad.txt:2: op: "discard" is not read, write, flush or trim`},
 		{FormatCSV, CSVHeader + "\n0,read,0,512,0,2,0", `trace: bad.txt:2: fua: "2" is not 0 or 1`},
 		{FormatCSV, CSVHeader + "\nx,read,0,512,0,0,0", `trace: bad.txt:2: time_ns: "x" is not a number`},
-		{FormatCSV, CSVHeader + "\n0,read,0,512,0,0,-3", `trace: bad.txt:2: measured_ns: "-3" is not a number`},
+		{FormatCSV, CSVHeader + "\n0,read,0,512,0,0,-3", `trace: bad.txt:2: measured_ns: "-3" is negative: want a whole number from 0`},
 		{FormatCSV, CSVHeader + "\n0,read,0,512,0,0", `trace: bad.txt:2: want 7 fields, got 6`},
 		{FormatCSV, CSVHeader + "\n" + strings.Repeat("9", MaxLineBytes+1), `trace: bad.txt:2: line longer than 65536 bytes`},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -65,9 +66,39 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout io.Writer, help func(io
 		if errors.As(err, &ue) {
 			return nil, err
 		}
-		return nil, usagef("%v", err)
+		return nil, usagef("%s", flagValueError(fs, err))
 	}
 	return fs.Args(), nil
+}
+
+// badFlagValue matches pflag's message for a value its type refuses.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+
+// flagValueError restates pflag's "invalid argument X for --f flag:
+// strconv.ParseInt: ..." as the flag, the value and what the flag's
+// type takes.
+func flagValueError(fs *pflag.FlagSet, err error) string {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	want := "a value of its type"
+	if f := fs.Lookup(m[2]); f != nil {
+		switch f.Value.Type() {
+		case "int", "int64", "uint", "uint64", "int32":
+			want = "a whole number (no exponent or fraction)"
+			if strings.ContainsAny(m[1], "0123456789") && !strings.ContainsAny(m[1], "eE.") {
+				want = "a whole number that fits in 64 bits"
+			}
+		case "float64", "float32":
+			want = "a number"
+		case "bool":
+			want = "true or false"
+		case "duration":
+			want = "a duration such as 5ms or 1.5s"
+		}
+	}
+	return fmt.Sprintf("--%s: want %s, got %q", m[2], want, m[1])
 }
 
 // noArgs refuses positional arguments.

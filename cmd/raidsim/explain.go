@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/raidsim/raidsim"
+	"github.com/raidsim/raidsim/spec"
 	"github.com/raidsim/raidsim/teach"
 )
 
@@ -30,6 +32,23 @@ const (
 	maxExplain     = 1000
 )
 
+// maxExplainRun bounds the requests of a run explain makes: it runs the
+// whole experiment to tell its first few requests.
+const maxExplainRun = 1_000_000
+
+// checkExplainRun refuses an experiment that plans more requests than
+// maxExplainRun (--ios 0 over a whole drive is millions).
+func checkExplainRun(x *spec.Experiment) error {
+	pl, err := x.Plan()
+	if err != nil {
+		return nil // the run names it
+	}
+	if n := raidsim.PlannedRequests(pl); n > maxExplainRun {
+		return usagef("--ios: explain runs the whole experiment to tell its first requests, and this one plans %s requests (ios 0 is one pass over the region); give --ios up to %s", thousands(n), thousands(maxExplainRun))
+	}
+	return nil
+}
+
 // runExplain is `raidsim explain`: the experiment the flags describe,
 // run, the life of its first requests told as indented trees.
 func runExplain(args []string, stdout, _ io.Writer) error {
@@ -47,6 +66,9 @@ func runExplain(args []string, stdout, _ io.Writer) error {
 	}
 	b, err := experimentOf(flags)
 	if err != nil {
+		return err
+	}
+	if err := checkExplainRun(&b.x); err != nil {
 		return err
 	}
 	e, err := teach.Explain(&b.x, n)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/raidsim/raidsim/disk"
+	"github.com/raidsim/raidsim/drive"
 	"github.com/raidsim/raidsim/metrics"
 	"github.com/raidsim/raidsim/reliability"
 	"github.com/raidsim/raidsim/ssd"
@@ -154,7 +155,7 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 	if o.drive != "" {
 		c, dr, u, m, err := driveFacts(o.drive)
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("--drive: %v", err))
+			errs = append(errs, fmt.Sprintf("--drive: %s", strings.TrimPrefix(err.Error(), "drive: ")))
 		}
 		p.Capacity, uber, mtbf = c, u, m
 		if err == nil && dr < rate {
@@ -218,7 +219,8 @@ func (o *reliabilityOptions) params() (reliability.Params, string, error) {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			line = flagOf(line)
 			flag, _, _ := strings.Cut(line, ":")
-			if flag == "--rebuild" && o.rebuild == 0 || flag == "--afr" || flag == "--mttf" {
+			if flag == "--rebuild" && o.rebuild == 0 || flag == "--afr" || flag == "--mttf" ||
+				flag == "--capacity" && slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, "--drive:") }) {
 				continue // derived from a capacity, or the failure rate, already reported
 			}
 			if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, flag+":") }) {
@@ -341,6 +343,12 @@ func driveFacts(preset string) (capacity int64, rate, uber, mtbfHours float64, e
 		}
 		f := m.ComputeFigures()
 		return f.Capacity, min(f.SeqWriteNative, f.SeqRead), p.UBER, p.MTBFHours, nil
+	}
+	if _, err := disk.PresetSpec(preset); err != nil {
+		if _, err := drive.Lookup(spec.DriveKinds(), preset); err != nil {
+			return 0, 0, 0, 0, err
+		}
+		return 0, 0, 0, 0, fmt.Errorf("%q is a shingled (SMR) drive: reliability takes disk and SSD presets (raidsim drives), or --capacity", preset)
 	}
 	c, r, err := diskFacts(preset)
 	return c, r, 0, 0, err
