@@ -107,7 +107,7 @@ func TestCalibrateErrors(t *testing.T) {
 		{[]string{"--drive", "nosuch", "--trace", tr}, 2, `--drive "nosuch": unknown preset (known: cheetah-15k5,`},
 		{[]string{"--drive", "intel-x25m-g2", "--trace", tr}, 2, `--drive "intel-x25m-g2" is an SSD: calibrate fits disk models only`},
 		{[]string{"--drive", "deskstar-7k500", "--trace", tr, "--iterations", "0", "--max-requests", "-1"}, 2, "--max-requests -1: want 0 (all) or more\nraidsim calibrate: --iterations 0: want at least 1"},
-		{[]string{"--drive", "deskstar-7k500", "--trace", tr, "--iterations", "many"}, 2, "invalid argument \"many\""},
+		{[]string{"--drive", "deskstar-7k500", "--trace", tr, "--iterations", "many"}, 2, "--iterations: want a whole number (no exponent or fraction), got \"many\""},
 		{[]string{"--drive", "deskstar-7k500", "--trace", tr, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"--bogus"}, 2, "unknown flag: --bogus"},
 		{[]string{"--drive", "deskstar-7k500", "--trace", "nosuch.trace"}, 1, "nosuch.trace: no such file"},
