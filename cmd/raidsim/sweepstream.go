@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/raidsim/raidsim"
@@ -16,6 +17,41 @@ import (
 // --list runs in tens of MB; BenchmarkSweepListMillion), and the rows
 // of a chunk are written as soon as it is done.
 const sweepChunk = 1024
+
+// checkAxes builds and checks point first and, for each value of each
+// axis, the point that takes it with first's other values: one point
+// per value, not per combination. It returns how many it checked.
+func (o *sweepOptions) checkAxes(grid *sweep.Grid, first int) (int, error) {
+	axes := grid.Axes()
+	pick := make([]int, len(axes)) // first's value index on each axis
+	stride := make([]int, len(axes))
+	for a, i, s := len(axes)-1, first, 1; a >= 0; a-- {
+		n := len(axes[a].Values)
+		pick[a], stride[a] = i%n, s
+		i, s = i/n, s*n
+	}
+	checked := map[int]bool{first: true}
+	for a := range axes {
+		for j := range axes[a].Values {
+			checked[first+(j-pick[a])*stride[a]] = true
+		}
+	}
+	idx := make([]int, 0, len(checked))
+	for i := range checked {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		p, err := grid.Point(i)
+		if err != nil {
+			return 0, o.fileErr(err)
+		}
+		if _, err := parsePoint(p, o.config); err != nil {
+			return 0, pointErr(&sweep.PointError{Point: p, Err: err})
+		}
+	}
+	return len(idx), nil
+}
 
 // chunks builds and checks points lo to hi-1 a chunk at a time and
 // hands each chunk, with its experiments, to do (nil: only check).

@@ -109,3 +109,43 @@ func BenchmarkSweepListMillion(b *testing.B) {
 		b.Errorf("peak RSS %d MB, want under 100 MB", hwm>>20)
 	}
 }
+
+// TestSweepChecksValuesNotCombinations: a sweep checks each axis value
+// once before it runs, so a million-point grid checks 1,999 points (it
+// checked every one, 43 s of silence before the first row), and a bad
+// value at the end of an axis is still caught before any point runs,
+// named with the point that takes it.
+func TestSweepChecksValuesNotCombinations(t *testing.T) {
+	iodepths, seeds := seq(1, 1, 1000), seq(1, 1, 1000)
+	path := gridConfig(t, map[string][]string{"phases[0].iodepth": iodepths, "seed": seeds}, []string{"phases[0].iodepth", "seed"})
+	o := &sweepOptions{config: path}
+	grid := loadTestGrid(t, path)
+	require.Equal(t, 1000000, grid.Len())
+	n, err := o.checkAxes(grid, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1999, n)
+	n, err = o.checkAxes(grid, 123456) // a shard's first point
+	require.NoError(t, err)
+	assert.Equal(t, 1999, n)
+
+	iodepths[999] = "0" // refused: NoZero
+	path = gridConfig(t, map[string][]string{"phases[0].iodepth": iodepths, "seed": seeds}, []string{"phases[0].iodepth", "seed"})
+	_, err = (&sweepOptions{config: path}).checkAxes(loadTestGrid(t, path), 0)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "point 999000 (phases[0].iodepth=0, seed=1)")
+	assert.Contains(t, err.Error(), "phases[0].iodepth: 0 is not a usable value")
+}
+
+// loadTestGrid reads a sweep file's grid as raidsim sweep does.
+func loadTestGrid(t *testing.T, path string) *sweep.Grid {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	tree, err := decodeSweepFile(data, path)
+	require.NoError(t, err)
+	base, axes, err := sweep.Split(tree)
+	require.NoError(t, err)
+	grid, err := sweep.NewGrid(base, axes)
+	require.NoError(t, err)
+	return grid
+}
