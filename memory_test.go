@@ -86,3 +86,19 @@ func TestProgressReportsTheRun(t *testing.T) {
 	assert.Less(t, seen[1].Completed, int64(1000000))
 	assert.Greater(t, seen[1].Now, seen[0].Now)
 }
+
+// TestHeapWatchStopsTheRun: a run whose heap passes its limit during the
+// run (what the estimate cannot see, a trace's writes) stops with
+// ErrMemory naming the heap, the limit and where the run was.
+func TestHeapWatchStopsTheRun(t *testing.T) {
+	pl := planOf(t, "stack: {drive: {preset: intel-x25m-g2}}\nphases: [{rw: randread, ios: 1000000, iodepth: 4}]")
+	calls := 0
+	defer raidsim.SetHeapBytes(func() int64 {
+		calls++
+		return int64(calls) << 30 // 1 GiB more each poll
+	})()
+	_, err := raidsim.RunPlan(pl, raidsim.RunOptions{MaxMemory: 3 << 30})
+	require.ErrorIs(t, err, raidsim.ErrMemory)
+	assert.Equal(t, 4, calls, "stopped at the first poll past the limit")
+	assert.Contains(t, err.Error(), "raidsim: not enough memory for the run: its heap reached 4.29 GB, past the 3.22 GB limit (as asked; --max-memory or GOMEMLIMIT sets it)")
+}
