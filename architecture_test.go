@@ -87,7 +87,7 @@ var allowedImports = map[string][]string{
 	// them) and fits them with gonum's optimizers; it builds no stack.
 	"calibrate": {"sim", "disk", "disk/disksim", "disk/disksim/exact", "metrics", "trace", "internal/outfile", "gonum.org/v1/gonum"},
 	// The root builds a spec's stack, runs it and reports: one job.
-	".": {"sim", "drive", "raid", "raid/raidz", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
+	".": {"sim", "drive", "raid", "raid/raidz", "raid/crashcheck", "cache", "host", "faults", "trace", "metrics", "lifelog", "spec"},
 	// Above the root, on its runs: the teaching views and the benchmark
 	// emulations.
 	"teach":     {".", "sim", "raid", "trace", "metrics", "lifelog", "spec"},

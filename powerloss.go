@@ -46,13 +46,18 @@ type PowerLossReport struct {
 	// LostRanges names, per layer that loses data, the first ranges lost
 	// and how many there are.
 	LostRanges []LostRanges `json:"lost_ranges,omitempty"`
+	// Contents is what the power loss did to the array's bytes, with
+	// RunOptions.CheckContents; nil otherwise.
+	Contents *ContentsReport `json:"contents,omitempty"`
 }
 
 // powerLoss takes the snapshot when the engine reaches its instant.
 type powerLoss struct {
-	s     *Stack
-	start sim.Time
-	rep   *PowerLossReport
+	s        *Stack
+	start    sim.Time
+	rep      *PowerLossReport
+	contents *contentsCheck // nil without a contents check
+	eng      *sim.Engine
 }
 
 func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
@@ -82,17 +87,24 @@ func (p *powerLoss) HandleEvent(now sim.Time, _ any) {
 		r.RAIDUpdatesInFlight = p.s.Array.UpdatesInFlight()
 	}
 	r.LostRanges = lostRanges(p.s)
+	if p.contents != nil {
+		c, err := p.contents.check()
+		if err != nil {
+			p.eng.Stop(err)
+		}
+		r.Contents = c
+	}
 	p.rep = r
 }
 
 // schedulePowerLoss arranges the snapshot at delay from now (when on);
 // finish runs the engine up to it if the workload ended sooner (the
 // drives keep destaging meanwhile) and returns the report.
-func schedulePowerLoss(eng *sim.Engine, s *Stack, on bool, delay time.Duration) (finish func() *PowerLossReport) {
+func schedulePowerLoss(eng *sim.Engine, s *Stack, on bool, delay time.Duration, contents *contentsCheck) (finish func() *PowerLossReport) {
 	if !on {
 		return func() *PowerLossReport { return nil }
 	}
-	p := &powerLoss{s: s, start: eng.Now()}
+	p := &powerLoss{s: s, start: eng.Now(), contents: contents, eng: eng}
 	at := eng.Now().Add(delay)
 	eng.Schedule(at, p, nil)
 	return func() *PowerLossReport {

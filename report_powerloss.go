@@ -117,6 +117,9 @@ func (r *Report) powerLossTables() []*metrics.Table {
 	}
 	lost.AddRow("total", kib(pl.LostBytes), "", "acknowledged bytes that would read back as older data")
 	tables := []*metrics.Table{lost}
+	if c := pl.Contents; c != nil {
+		tables = append(tables, contentsTable(c))
+	}
 	if r.RAID != nil {
 		tables = append(tables, &metrics.Table{
 			Title:  "\nStripes left inconsistent (the RAID write hole): not lost data, but redundancy that may no longer match",
@@ -153,4 +156,34 @@ func describeRanges(lr LostRanges) string {
 		s += fmt.Sprintf(" and %d more", lr.Count-len(lr.First))
 	}
 	return s
+}
+
+// contentsTable is what the power loss did to the array's bytes
+// (--check-contents).
+func contentsTable(c *ContentsReport) *metrics.Table {
+	var ranges []string
+	ranges = append(ranges, c.WrongRanges...)
+	if c.WrongRangeCount > len(c.WrongRanges) {
+		ranges = append(ranges, fmt.Sprintf("... (%d ranges)", c.WrongRangeCount))
+	}
+	var stripes []string
+	for _, s := range c.InconsistentStripes {
+		stripes = append(stripes, fmt.Sprint(s))
+	}
+	if c.Inconsistent > len(c.InconsistentStripes) {
+		stripes = append(stripes, fmt.Sprintf("... (%d stripes)", c.Inconsistent))
+	}
+	return &metrics.Table{
+		Title: fmt.Sprintf("\nContents after the power loss (--check-contents): %d writes with real bytes, %d acknowledged, the members' bytes read back",
+			c.Writes, c.Acked),
+		Header: []string{"check", "count", "where"},
+		Rows: [][]string{
+			{"acknowledged writes lost", fmt.Sprint(c.LostWrites), "none of their bytes on the members"},
+			{"writes torn", fmt.Sprint(c.TornWrites), "some sectors new, some old (acknowledged or in flight)"},
+			{"bytes wrong", fmt.Sprint(c.WrongBytes), strings.Join(ranges, " ")},
+			{"stripes inconsistent", fmt.Sprint(c.Inconsistent), strings.Join(stripes, " ")},
+		},
+		Notes: []string{"Wrong bytes read back neither the last acknowledged write's bytes nor an in-flight write's. " +
+			"An inconsistent stripe's parity or copies disagree with its data: it reads back right until a member fails."},
+	}
 }

@@ -161,6 +161,12 @@ func TestReportsFollowTheSchema(t *testing.T) {
 	b = []byte(jsonOf(t, runOne(t, systorReplay(t))))
 	validate(t, s, "a SYSTOR '17 trace, wrapped and reordered by default", b)
 	collectKeys(t, b, seen)
+	contents, err := raidsim.RunPlan(planOf(t, "stack: {disks: 4, raid: {level: 5}, drive: {write_cache: false}, cache: {size: 4MiB}}\n"+
+		"power_loss_at: 50ms\nphases: [{rw: randwrite, bs: 16KiB, iodepth: 8, ios: 400, size: 64MiB}]"), raidsim.RunOptions{CheckContents: true})
+	require.NoError(t, err)
+	b = []byte(jsonOf(t, contents))
+	validate(t, s, "a power loss with --check-contents", b)
+	collectKeys(t, b, seen)
 
 	golden, err := os.ReadFile("testdata/report.json")
 	require.NoError(t, err)

@@ -24,6 +24,13 @@ type RunOptions struct {
 	// MemoryLimit (GOMEMLIMIT, else the machine's memory); negative
 	// turns both checks off.
 	MaxMemory int64
+	// CheckContents gives every host write real bytes and, at the
+	// plan's power loss, compares the array's members with them
+	// (PowerLossReport.Contents): lost and torn writes, wrong ranges,
+	// inconsistent stripes. It needs a power loss, an array with
+	// redundancy, drives that write through, synthetic writes of at most
+	// 256 MiB, and no host, faults or failures.
+	CheckContents bool
 	// Progress, when set, is called on the run's goroutine about every
 	// 65,536 events (a few times a second) with how far the run is; an
 	// error from it stops the run with that error.
@@ -75,15 +82,26 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 			return nil, err
 		}
 	}
+	if o.CheckContents {
+		if err := checkContentsPlan(pl); err != nil {
+			return nil, err
+		}
+	}
 	eng := sim.NewEngine(pl.Seed)
 	s, err := Build(eng, pl, "", o.Observer)
 	if err != nil {
 		return nil, err
 	}
+	var contents *contentsCheck
+	if o.CheckContents {
+		if contents, err = newContentsCheck(eng, s); err != nil {
+			return nil, err
+		}
+	}
 	r := &runner{eng: eng, stack: s, plan: pl, obs: o.Observer}
 	r.poll(o, limit, source)
 	r.warm.start(pl)
-	powerLoss := schedulePowerLoss(eng, s, pl.PowerLoss, pl.PowerLossAt)
+	powerLoss := schedulePowerLoss(eng, s, pl.PowerLoss, pl.PowerLossAt, contents)
 	rep := &Report{SchemaVersion: SchemaVersion, Name: pl.Name, Seed: pl.Seed}
 	for i := range pl.Phases {
 		r.phase = i
@@ -108,6 +126,9 @@ func RunPlan(pl *spec.Plan, o RunOptions) (*Report, error) {
 	rep.addStack(s)
 	rep.addFaults(s)
 	rep.PowerLoss = powerLoss()
+	if err := eng.Err(); err != nil {
+		return nil, fmt.Errorf("raidsim: %w", err)
+	}
 	if rebuild != nil {
 		if err := healthyBaseline(pl, rep, rebuild); err != nil {
 			return nil, err

@@ -110,7 +110,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	progress, clearLine := limits.progressOf(stderr)
 	rep, err := raidsim.RunWith(&b.x, raidsim.RunOptions{Observer: sim.JoinObservers(views...),
-		MaxMemory: limits.maxMemory, Progress: progress})
+		MaxMemory: limits.maxMemory, Progress: progress, CheckContents: limits.contents})
 	clearLine()
 	if err != nil {
 		return b.explain(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 var runLimitFlags = []*runFlag{
 	{name: "max-memory", group: groupOutput, metavar: "SIZE|off", example: "8GiB",
 		usage: "refuse a run whose memory estimate passes SIZE, and stop one whose heap does (default: GOMEMLIMIT, else the machine's memory; off: no check)"},
+	{name: "check-contents", group: groupOutput, example: "true",
+		usage: "with --power-loss-at: give every write real bytes and, at the power loss, compare the array's members with them: lost and torn writes, wrong ranges, inconsistent stripes (an array with redundancy, --write-cache off)"},
 	{name: "progress", group: groupOutput, metavar: "auto|on|off", example: "off",
 		usage: "a progress line on stderr: requests done of planned, elapsed and left (auto: when stderr is a terminal and the run takes over 2 s)"},
 }
@@ -25,6 +28,7 @@ var progressAfter = 2 * time.Second
 type runLimits struct {
 	maxMemory int64 // 0: the default limit, -1: none
 	progress  string
+	contents  bool // --check-contents
 	// after and every pace the progress line (2 s, 1 s; tests shorten them).
 	after, every time.Duration
 }
@@ -41,6 +45,13 @@ func runLimitsOf(flags []given) (runLimits, error) {
 		} else {
 			l.maxMemory = n
 		}
+	}
+	if v, ok := lastValue(flags, "check-contents"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			ue.lines = append(ue.lines, fmt.Sprintf("--check-contents: want true or false, got %q", v))
+		}
+		l.contents = b
 	}
 	if v, ok := lastValue(flags, "progress"); ok {
 		switch v {
