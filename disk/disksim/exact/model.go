@@ -77,7 +77,10 @@ type Mech struct {
 	HPL   [6]int64
 	// First10 are the first ten seek times, picoseconds.
 	First10 [10]int64
-	// CurveDist and CurveTime are the extracted seek curve (ps).
+	// CurveDist and CurveTime are the extracted seek curve (ps). With
+	// no curve (no "Full seek curve" given) the extracted seek type
+	// seeks in no time, as dm_mech_g1_seek_extracted's loop over an
+	// empty curve leaves its result at 0.
 	CurveDist []int
 	CurveTime []int64
 	// CurveBeforeDist and CurveBeforeTime are what the source reads
@@ -199,9 +202,6 @@ func (m *Model) Check() error {
 	}
 	if m.Mech.RPM < 1 {
 		bad("rotation speed %d rpm", m.Mech.RPM)
-	}
-	if m.Mech.SeekType == seekExtracted && len(m.Mech.CurveDist) == 0 {
-		bad("extracted seek type without a curve")
 	}
 	if m.Queue.Policy != schedFCFS || m.DriverQueue.Policy != schedFCFS {
 		bad("scheduling policies %d (disk) and %d (driver): only 1 (FCFS) is simulated exactly", m.Queue.Policy, m.DriverQueue.Policy)

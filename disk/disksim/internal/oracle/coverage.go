@@ -27,11 +27,12 @@ func Dimensions() map[string][]string {
 }
 
 // Covered returns, for each dimension value, the indices of the
-// entries that DiskSim ran (did not reject) with it.
+// entries that DiskSim ran (did not reject) with it and on which it
+// completed at least one request.
 func Covered(entries []Entry) map[string]map[string][]int {
 	out := map[string]map[string][]int{}
 	for _, e := range entries {
-		if e.DiskSim.Rejected {
+		if e.DiskSim.Stopped() {
 			continue
 		}
 		for k, v := range e.Dims {
@@ -60,11 +61,8 @@ var alwaysStops = map[string]bool{
 	// cylinder, which nothing sets (ioqueue_initialize comments it out)
 	"driver cylinder mapping=6": true,
 	"disk cylinder mapping=6":   true,
-	// slips with no spares, replacements outside the zone, unsorted
-	// slips: the zone's track boundaries and its sectors disagree and the
-	// disk loops (the forward-progress assertion in
-	// disk_buffer_sector_done) or asserts in the layout
-	"defects=degenerate": true,
+	// dm_layout_g1_compute_blksinband asserts: unknown sparing scheme
+	"sparing scheme=0": true,
 }
 
 // Tally is the agreement of the pairs with one dimension value.

@@ -21,7 +21,9 @@ type gen struct {
 	wild  bool              // values DiskSim always stops on may be drawn
 	vary  float64           // the chance that a dimension not forced leaves the base
 	force map[string]string // values set from outside (tests)
-	vals  map[string][]string
+	// defects is the kind of defect lists the model's zones draw
+	defects string
+	vals    map[string][]string
 }
 
 // window returns the forced value index of dimension name with n values
@@ -242,9 +244,38 @@ func (g *gen) layout(m *Model) {
 	if g.pick("zones", "several", "one") == "one" {
 		nz = 1
 	}
-	sparing, _ := strconv.Atoi(g.pick("sparing scheme", "9", "1", "2", "3", "4", "5", "6", "7", "8", "10"))
-	if g.r.IntN(60) == 0 {
-		sparing = 0 // DiskSim rejects it: the harness checks raidsim does too
+	// one kind of defect list for the model (its first zone has it,
+	// the others mostly), so that the pair's dimensions say what it has
+	kinds := []string{"none", "slips", "defects", "both", "no spares", "outside", "degenerate"}
+	g.defects = g.pick("defects", kinds...)
+	if g.force["defects"] == "" && g.window("defects", len(kinds)) < 0 {
+		// more pairs with defect lists than the base's share gives:
+		// they are what real drives' models differ in most
+		switch {
+		case g.wild && g.r.IntN(4) == 0:
+			g.defects = "degenerate"
+		case g.r.IntN(4) == 0:
+			g.defects = kinds[1+g.r.IntN(5)]
+		}
+		g.used["defects"] = g.defects
+	}
+	schemes := []string{"9", "1", "2", "3", "4", "5", "6", "7", "8", "10"}
+	noScheme := g.force["sparing scheme"] == "" && g.window("sparing scheme", len(schemes)) < 0
+	sparing, _ := strconv.Atoi(g.pick("sparing scheme", schemes...))
+	if g.defects == "no spares" && noScheme && g.r.IntN(2) == 0 {
+		// DiskSim's own validated models have slips and no spares
+		// under scheme 7 (spares at the end of the disk)
+		sparing = 7
+		g.used["sparing scheme"] = "7"
+	}
+	if g.vals != nil {
+		g.vals["sparing scheme"] = append(g.vals["sparing scheme"], "0")
+	}
+	if g.wild && g.r.IntN(8) == 0 {
+		// DiskSim rejects scheme 0 (dm_layout_g1_compute_blksinband:
+		// unknown sparing scheme): the harness checks raidsim does too
+		sparing = 0
+		g.used["sparing scheme"] = "0"
 	}
 	revs := g.pick("skew units", "sectors", "revolutions", "default")
 	m.Layout = []KV{{"LBN-to-PBN mapping scheme", g.pick("mapping", "0", "1", "2")},
@@ -327,7 +358,11 @@ func (g *gen) zone(m *Model, zi, first, last, bpt, sparing, rangeSize int, revs 
 	}
 	kv = append(kv, KV{"Empty space at zone front", empty},
 		KV{"Skew for track switch", angle("track skew")}, KV{"Skew for cylinder switch", angle("cylinder skew")})
-	spares, slips, defects := g.sparing(sparing, cyls, tracks, slots, bpt, rangeSize, m.Surfaces)
+	kind := g.defects
+	if zi > 0 && g.r.IntN(4) == 0 {
+		kind = "none"
+	}
+	spares, slips, defects := g.sparing(kind, sparing, cyls, tracks, slots, bpt, rangeSize, m.Surfaces)
 	kv = append(kv, KV{"Number of spares", strconv.Itoa(spares)}, KV{"slips", intList(slips)}, KV{"defects", intList(defects)})
 	return Zone{KV: kv}
 }
@@ -348,11 +383,12 @@ func intList(xs []int) string {
 
 // sparing draws the zone's spares, slips and defect pairs: usually as
 // a real drive would have them (slips within the spares of their
-// region, defects moved to spare slots), sometimes degenerate (zero
-// spares with slips, defects outside the zone's mapped slots, unsorted
-// lists).
-func (g *gen) sparing(scheme, cyls, tracks, slots, bpt, rangeSize, surfaces int) (spares int, slips, defects []int) {
-	kind := g.pick("defects", "none", "slips", "defects", "both", "degenerate")
+// region, defects moved to spare slots); or slips with no spares at all
+// (as DiskSim's own validated models have them under scheme 7, spares
+// at the end of the disk); or defects outside the zone's data (a
+// defect in a spare slot, a replacement past the zone's slots); or
+// degenerate (all of these at once, with unsorted slips).
+func (g *gen) sparing(kind string, scheme, cyls, tracks, slots, bpt, rangeSize, surfaces int) (spares int, slips, defects []int) {
 	perCyl := bpt * surfaces
 	switch scheme {
 	case 1:
@@ -377,8 +413,13 @@ func (g *gen) sparing(scheme, cyls, tracks, slots, bpt, rangeSize, surfaces int)
 	if kind == "none" {
 		return spares, nil, nil
 	}
-	if kind == "degenerate" {
+	switch kind {
+	case "degenerate":
 		return g.degenerate(scheme, spares, tracks, slots)
+	case "no spares":
+		return 0, g.noSpareSlips(scheme, tracks, slots), nil
+	case "outside":
+		return spares, nil, g.outsideDefects(scheme, spares, tracks, slots)
 	}
 	// Regions and their spare locations, as the scheme places them:
 	// the locations are tracks under track sparing, slots otherwise.
@@ -467,6 +508,53 @@ func (g *gen) degenerate(scheme, spares, tracks, slots int) (int, []int, []int) 
 	return spares, slips, defects
 }
 
+// noSpareSlips draws sorted slips for a zone with no spares: up to 60,
+// in the zone's slots (tracks under track sparing).
+func (g *gen) noSpareSlips(scheme, tracks, slots int) []int {
+	units := slots
+	if scheme == 1 {
+		units = tracks
+	}
+	slips := g.distinct(1+g.r.IntN(min(60, max(1, units/8))), units)
+	sort.Ints(slips)
+	return slips
+}
+
+// outsideDefects draws sorted defect pairs that leave the zone's data:
+// a defect in one of the last slots (the spares of schemes that keep
+// them at the zone's end: no data to remap) or a replacement past the
+// zone's slots.
+func (g *gen) outsideDefects(scheme, spares, tracks, slots int) []int {
+	units := slots
+	if scheme == 1 {
+		units = tracks
+	}
+	var defects []int
+	for _, d := range g.distinct(1+g.r.IntN(3), units) {
+		if g.r.IntN(2) == 0 {
+			d = units - 1 - g.r.IntN(max(1, min(spares, units)))
+			defects = append(defects, d, g.r.IntN(units))
+			continue
+		}
+		defects = append(defects, d, units+g.r.IntN(units))
+	}
+	type pair struct{ at, to int }
+	ps := make([]pair, 0, len(defects)/2)
+	seen := map[int]bool{}
+	for i := 0; i < len(defects); i += 2 {
+		if !seen[defects[i]] {
+			seen[defects[i]] = true
+			ps = append(ps, pair{defects[i], defects[i+1]})
+		}
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].at < ps[j].at })
+	defects = defects[:0]
+	for _, p := range ps {
+		defects = append(defects, p.at, p.to)
+	}
+	return defects
+}
+
 // distinct returns n distinct ints in [0, n).
 func (g *gen) distinct(n, below int) []int {
 	seen := map[int]bool{}
@@ -505,6 +593,16 @@ func (g *gen) mech(m *Model) {
 	}
 	switch st {
 	case "extracted":
+		// DiskSim takes the extracted type without a curve (its seeks
+		// then take no time)
+		file := g.pick("seek curve file", "given", "none")
+		if g.window("curve header", 2) >= 0 || g.window("curve start", 2) >= 0 {
+			file = "given"
+			g.used["seek curve file"] = file
+		}
+		if file == "none" {
+			break
+		}
 		m.Mech = append(m.Mech, KV{"Full seek curve", "curve.seek"})
 		m.Curve = g.curve(m, one, full)
 		m.CurveHeader = g.pick("curve header", "yes", "no") == "yes"

@@ -29,6 +29,20 @@ type Outcome struct {
 	Resp []float64
 }
 
+// Stopped reports whether the simulator rejected the pair or completed
+// none of its requests.
+func (o Outcome) Stopped() bool {
+	if o.Rejected {
+		return true
+	}
+	for _, r := range o.Resp {
+		if !math.IsNaN(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // Tools locates DiskSim: run-reqlog.sh and the statdefs file DiskSim's
 // global block names.
 type Tools struct {
