@@ -11,7 +11,6 @@ import (
 // (disk_postpass_perdisk).
 func (l *loader) exactDisk(db *Block, m *exact.Model) error {
 	d := &m.Disk
-	segSize := 0 // as loaded so far: later checks read it
 	sectors := 0
 	var modelSeen bool
 	flags := map[string]*bool{
@@ -51,13 +50,20 @@ func (l *loader) exactDisk(db *Block, m *exact.Model) error {
 		case "Calc sector by sector":
 			l.ignore(db.Type, name, "DiskSim 4.0 reads it and times nothing by it")
 		}
+		// The loaders disk.modspec generates test their ranges and do
+		// nothing when a value is out of range: DiskSim stops only on
+		// what disk_postpass_perdisk checks (the flags it wants 0 or 1,
+		// below, and the buffer in postpass).
 		if b, ok := flags[name]; ok {
 			*b = f != 0
-			return ranged(p, f, 0, 1)
+			if postpassFlags[name] {
+				return postpassRanged(p, f, 0, 1)
+			}
+			return nil
 		}
 		if t, ok := times[name]; ok {
 			*t = f
-			return ranged(p, f, 0, math.Inf(1))
+			return nil
 		}
 		n := int(f)
 		switch name {
@@ -70,55 +76,44 @@ func (l *loader) exactDisk(db *Block, m *exact.Model) error {
 			return l.exactQueue(p.Value.Block, &m.Queue)
 		case "Max queue length":
 			d.MaxQueue = n
-			return ranged(p, f, 0, math.Inf(1))
-		case "Segment size (in blks)":
-			segSize = n
-			d.SegmentSize = n
-			if !modelSeen {
-				return errAt(p.Pos, "Segment size (in blks): DiskSim checks it against the disk's size, read from the Model given before it")
+			return postpassRanged(p, f, 0, math.Inf(1))
+		case "Segment size (in blks)", "Avg sectors per cylinder":
+			if name == "Segment size (in blks)" {
+				d.SegmentSize = n
 			}
-			return ranged(p, f, 1, float64(sectors))
+			if !modelSeen {
+				// its loader's range test reads the disk's size from
+				// the model, which is not loaded yet (a null pointer)
+				return errAt(p.Pos, "%s: DiskSim reads the disk's size from the Model given before it (given after, DiskSim crashes)", name)
+			}
 		case "Number of buffer segments":
 			d.Segments = n
-			return ranged(p, f, 0, math.Inf(1))
 		case "Maximum number of write segments":
 			d.WriteSegments = n
-			return ranged(p, f, 1, float64(d.Segments))
 		case "Preseeking level":
 			d.Preseek = n
-			return ranged(p, f, 0, 2)
+			return postpassRanged(p, f, 0, 2)
 		case "Low (write) water mark":
 			d.LowWater = f
-			return ranged(p, f, 0, 1)
 		case "High (read) water mark":
 			d.HighWater = f
-			return ranged(p, f, 0, 1)
 		case "Enable caching in buffer":
 			caching = int64(n)
-			return ranged(p, f, 0, 2)
 		case "Buffer continuous read":
 			d.ContRead = n
-			return ranged(p, f, 0, 4)
 		case "Minimum read-ahead (blks)":
 			d.MinReadAhead = n
-			return ranged(p, f, 0, float64(segSize))
 		case "Maximum read-ahead (blks)":
 			d.MaxReadAhead = n
-			return ranged(p, f, 0, float64(segSize))
 		case "Read-ahead over requested":
 			keep = int64(n)
-			return ranged(p, f, -1, 1)
 		case "Fast write level":
 			d.FastWrite = n
-			return ranged(p, f, 0, 2)
+			return postpassRanged(p, f, 0, 2)
 		case "Immediate buffer read":
 			immedR = int64(n)
-			return ranged(p, f, 0, 2)
 		case "Immediate buffer write":
 			immedW = int64(n)
-			return ranged(p, f, 0, 2)
-		case "Avg sectors per cylinder":
-			return ranged(p, f, 1, float64(sectors))
 		}
 		return nil
 	})
@@ -131,6 +126,25 @@ func (l *loader) exactDisk(db *Block, m *exact.Model) error {
 		d.KeepRequestData = int(math.Abs(float64(keep - 1)))
 	}
 	return l.postpass(db, d, sectors)
+}
+
+// postpassFlags are the flags disk_postpass_perdisk stops on unless 0
+// or 1; DiskSim takes any other flag's value and tests it for non-zero.
+var postpassFlags = map[string]bool{
+	"Read-ahead on idle hit": true, "Combine seq writes": true, "Hold bus entire read xfer": true,
+	"Hold bus entire write xfer": true, "Allow almost read hits": true, "Allow sneaky full read hits": true,
+	"Allow sneaky partial read hits": true, "Allow sneaky intermediate read hits": true,
+	"Allow read hits on write data": true, "Allow write prebuffering": true, "Never disconnect": true,
+	"Use separate write segment": true,
+}
+
+// postpassRanged returns an error unless lo <= v <= hi, for the values
+// disk_postpass_perdisk checks.
+func postpassRanged(p Param, v, lo, hi float64) error {
+	if v < lo || v > hi || math.IsNaN(v) {
+		return errAt(p.Pos, "%s = %g: DiskSim accepts %g..%g only (disk_postpass_perdisk)", p.Key, v, lo, hi)
+	}
+	return nil
 }
 
 // postpass applies disk_postpass_perdisk: its adjustments, and its

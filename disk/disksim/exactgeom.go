@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -92,20 +91,17 @@ func (l *loader) exactMech(b *Block, m *exact.Mech) error {
 				return errAt(v.Pos, "Seek type %q: unknown (DiskSim asserts)", v.Word)
 			}
 			seekField, fn = int64(t), t
+		// dm_mech_g1's loaders test their ranges and do nothing when a
+		// value is out of range: negative times are taken as given
 		case "Constant seek time":
 			seekField = int64(f)
-			return ranged(p, f, 0, math.Inf(1))
 		case "Average seek time":
 			m.Average = int64(f)
-			return ranged(p, f, 0, math.Inf(1))
 		case "Single cylinder seek time":
 			m.Single = int64(f)
-			return ranged(p, f, 0, math.Inf(1))
 		case "Full strobe seek time":
 			m.Full = int64(f)
-			return ranged(p, f, 0, math.Inf(1))
 		case "Constant access time":
-			return ranged(p, f, 0, math.Inf(1))
 		case "Full seek curve":
 			seekField = 5
 			return l.exactCurve(p, m)
@@ -113,12 +109,14 @@ func (l *loader) exactMech(b *Block, m *exact.Mech) error {
 			m.WriteSettle = msPs(f)
 		case "Head switch time":
 			m.HeadSwitch = msPs(f)
-			return ranged(p, f, 0, math.Inf(1))
 		case "Rotation speed (in rpms)":
 			m.RPM = int(f)
-			return ranged(p, f, 1, math.Inf(1))
+			if f < 1 {
+				return errAt(p.Pos, "Rotation speed (in rpms) = %g: DiskSim stops (no rotation: disk_buffer_sector_done loops until its forward-progress assertion)", f)
+			}
 		case "Percent error in rpms":
-			return ranged(p, f, 0, 100)
+			// DiskSim 4.0 reads it and never applies it
+			// (dm_mech_g1_set_period is empty)
 		case "First ten seek times":
 			return l.firstTen(p, seekField, m)
 		case "HPL seek equation values":
@@ -341,8 +339,8 @@ func exactZone(b *Block, revs bool) (exact.Zone, error) {
 			z.LastCyl = n
 		case "Blocks per track":
 			z.BlocksPerTrack = n
-			if n < 2 {
-				return errAt(p.Pos, "Blocks per track = %d: exact mode needs 2 or more", n)
+			if n < 1 {
+				return errAt(p.Pos, "Blocks per track = %d: must be positive (DiskSim rejects it)", n)
 			}
 			width = uint32((int64(1) << 32) / int64(n))
 		case "Offset of first block":

@@ -190,7 +190,7 @@ func (m *Model) Check() error {
 		bad("range size %d for sparing scheme 8", l.RangeSize)
 	}
 	for i, z := range l.Zones {
-		if z.BlocksPerTrack < 2 || z.LastCyl < z.FirstCyl || z.FirstCyl < 0 {
+		if z.BlocksPerTrack < 1 || z.LastCyl < z.FirstCyl || z.FirstCyl < 0 {
 			bad("zone %d: cylinders %d-%d, %d blocks per track", i, z.FirstCyl, z.LastCyl, z.BlocksPerTrack)
 		}
 		if len(z.Defects) != len(z.Remaps) {

@@ -141,6 +141,7 @@ func (g *gen) disk(m *Model) {
 		"Extradisc command overhead", "Extradisc disconnect overhead", "Extradisc inter-disconnect delay",
 		"Extradisc 2nd disconnect overhead", "Extradisc seek delta", "Minimum seek delay",
 		"Immediate buffer read", "Immediate buffer write"}
+	g.outOfRange(v, sectors)
 	v["Print stats"] = "0"
 	m.Disk = nil
 	for _, k := range order {
@@ -172,5 +173,49 @@ func fitSegmentToDisk(m *Model) {
 		if v, _ := strconv.Atoi(Get(m.Disk, k)); v > n {
 			m.Disk = Set(m.Disk, k, strconv.Itoa(n))
 		}
+	}
+}
+
+// looseFlags are the flags DiskSim takes any value of (tested for
+// non-zero; disk_postpass_perdisk checks the others).
+var looseFlags = []string{
+	"Set watermark by reqsize", "Calc sector by sector", "Read any free blocks", "Stop prefetch in sector",
+	"Disconnect write if seek", "Write hit stop prefetch", "Read directly to buffer",
+	"Immed transfer partial hit", "Extra write disconnect",
+}
+
+// outOfRange gives one parameter a value outside the range disk.modspec
+// states: DiskSim's generated loaders test the range and do nothing
+// when it fails, so the model loads and runs (disk_postpass_perdisk's
+// checks aside).
+func (g *gen) outOfRange(v map[string]string, sectors int) {
+	seg, _ := strconv.Atoi(v["Segment size (in blks)"])
+	switch g.pick("out-of-range value", "none", "negative overhead", "water mark", "continuous read",
+		"caching", "immediate", "read-ahead over requested", "read-ahead", "avg sectors per cylinder", "flag") {
+	case "negative overhead":
+		k := append(diskOverheads, "Bulk sector transfer time", "Time scale for overheads")[g.r.IntN(len(diskOverheads)+2)]
+		v[k] = f6(-0.5 * g.r.Float64())
+	case "water mark":
+		k := []string{"Low (write) water mark", "High (read) water mark"}[g.r.IntN(2)]
+		v[k] = []string{f6(1 + g.r.Float64()), f6(-g.r.Float64())}[g.r.IntN(2)]
+	case "continuous read":
+		v["Buffer continuous read"] = strconv.Itoa([]int{5, 9, -1}[g.r.IntN(3)])
+		if v["Enable caching in buffer"] == "0" {
+			v["Enable caching in buffer"] = "1"
+		}
+	case "caching":
+		v["Enable caching in buffer"] = strconv.Itoa([]int{3, -1}[g.r.IntN(2)])
+	case "immediate":
+		k := []string{"Immediate buffer read", "Immediate buffer write"}[g.r.IntN(2)]
+		v[k] = strconv.Itoa([]int{3, -1}[g.r.IntN(2)])
+	case "read-ahead over requested":
+		v["Read-ahead over requested"] = strconv.Itoa([]int{2, -3}[g.r.IntN(2)])
+	case "read-ahead":
+		k := []string{"Minimum read-ahead (blks)", "Maximum read-ahead (blks)"}[g.r.IntN(2)]
+		v[k] = strconv.Itoa(seg + 1 + g.r.IntN(seg+1))
+	case "avg sectors per cylinder":
+		v["Avg sectors per cylinder"] = strconv.Itoa([]int{0, 10*sectors + 7}[g.r.IntN(2)])
+	case "flag":
+		v[looseFlags[g.r.IntN(len(looseFlags))]] = strconv.Itoa([]int{2, -1}[g.r.IntN(2)])
 	}
 }

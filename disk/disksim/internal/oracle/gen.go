@@ -139,8 +139,20 @@ func draw(i, total int, seed uint64, n, attempt int) Pair {
 		free: attempt >= 50, wild: i%10 == 9, vary: min(0.1+0.02*float64(attempt%50), 0.8)}
 	if g.wild {
 		g.vary = 0.5
+		// the first wild pairs each show one value DiskSim stops on
+		// (two pairs a value), so that the corpus always has them
+		if k := i / 10; k < 2*len(stopValues) {
+			g.force = map[string]string{stopValues[k/2][0]: stopValues[k/2][1]}
+		}
 	}
 	return g.pair(n)
+}
+
+// stopValues are dimension values DiskSim stops on, always (the
+// cylinder mappings 6, sparing scheme 0) or mostly (degenerate defect
+// lists).
+var stopValues = [][2]string{
+	{"driver cylinder mapping", "6"}, {"disk cylinder mapping", "6"}, {"sparing scheme", "0"}, {"defects", "degenerate"},
 }
 
 // pair draws a model and a stream of n requests.
@@ -630,10 +642,23 @@ func (g *gen) mech(m *Model) {
 	case "negative":
 		settle = -0.3 * g.r.Float64()
 	}
+	headSwitch := g.ms("head switch", 1.5)
+	rpmError := g.pick("rpm error", "0.0", "0.5")
+	// dm_mech_g1's loaders, like the disk's, do nothing when a range
+	// test fails
+	switch g.pick("mechanics out of range", "none", "negative head switch", "negative seek time", "rpm error") {
+	case "negative head switch":
+		headSwitch = f6(-0.5 * g.r.Float64())
+	case "negative seek time":
+		k := []string{"Single cylinder seek time", "Average seek time", "Full strobe seek time"}[g.r.IntN(3)]
+		m.Mech = Set(m.Mech, k, f6(-2*g.r.Float64()))
+	case "rpm error":
+		rpmError = "150.0"
+	}
 	m.Mech = append(m.Mech, KV{"Add. write settling delay", f6(settle)},
-		KV{"Head switch time", g.ms("head switch", 1.5)},
+		KV{"Head switch time", headSwitch},
 		KV{"Rotation speed (in rpms)", strconv.Itoa(rpm)},
-		KV{"Percent error in rpms", g.pick("rpm error", "0.0", "0.5")})
+		KV{"Percent error in rpms", rpmError})
 	m.MechBeforeLayout = g.r.IntN(2) == 0
 }
 

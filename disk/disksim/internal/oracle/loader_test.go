@@ -1,0 +1,62 @@
+package oracle
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLoaderTakesWhatDiskSimTakes checks exact mode's loader against
+// what DiskSim 4.0 does with values outside the manuals' ranges (each
+// case run through run-reqlog.sh): the loaders disk.modspec and
+// dm_mech_g1 generate test a range and do nothing when it fails, so
+// these load; disk_postpass_perdisk's checks, a rotation speed of 0 and
+// a disk size read before the Model stop DiskSim, and exact mode names
+// them.
+func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
+	p := Generate(0, 340, 21, 2000)
+	base := p.Model.Files()["model.parv"]
+	set := func(key, val string) string {
+		i := strings.Index(base, "  "+key+" = ")
+		if i < 0 {
+			t.Fatalf("pair 0 has no %q", key)
+		}
+		j := strings.IndexAny(base[i:], ",\n")
+		return base[:i] + "  " + key + " = " + val + base[i+j:]
+	}
+	for _, tc := range []struct {
+		key, val string
+		want     string // "" loads; else part of the error
+	}{
+		{"Read completion overhead", "-0.5", ""},
+		{"Time scale for overheads", "-1.0", ""},
+		{"Bulk sector transfer time", "-0.002", ""},
+		{"Low (write) water mark", "1.5", ""},
+		{"Buffer continuous read", "7", ""},
+		{"Enable caching in buffer", "3", ""},
+		{"Immediate buffer read", "3", ""},
+		{"Read-ahead over requested", "2", ""},
+		{"Minimum read-ahead (blks)", "999999", ""},
+		{"Avg sectors per cylinder", "0", ""},
+		{"Read any free blocks", "2", ""},
+		{"Head switch time", "-0.5", ""},
+		{"Percent error in rpms", "150.0", ""},
+		{"Fast write level", "3", "Fast write level = 3: DiskSim accepts 0..2 only (disk_postpass_perdisk)"},
+		{"Preseeking level", "3", "disk_postpass_perdisk"},
+		{"Never disconnect", "2", "Never disconnect = 2: DiskSim accepts 0..1 only (disk_postpass_perdisk)"},
+		{"Max queue length", "-1", "disk_postpass_perdisk"},
+		{"Maximum number of write segments", "9", "the number of write segments: DiskSim rejects it (disk_postpass_perdisk)"},
+		{"Rotation speed (in rpms)", "0", "forward-progress assertion"},
+	} {
+		files := map[string]string{"model.parv": set(tc.key, tc.val)}
+		if c, ok := p.Model.Files()["curve.seek"]; ok {
+			files["curve.seek"] = c
+		}
+		_, err := LoadFiles(files)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s = %s: %v; DiskSim runs it", tc.key, tc.val, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s = %s: error %v, want %q", tc.key, tc.val, err, tc.want)
+		}
+	}
+}
