@@ -171,7 +171,6 @@ func parseLog(f *os.File, spec StreamSpec, recs []Record) (Outcome, error) {
 	return o, nil
 }
 
-
 // LoadFiles loads model files (as Files renders them) in exact mode.
 func LoadFiles(files map[string]string) (*exact.Model, error) {
 	m, _, err := disksim.LoadExactWith("/oracle/model.parv", func(p string) ([]byte, error) {
