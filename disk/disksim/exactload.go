@@ -156,15 +156,14 @@ func (l *loader) exactBus(b *Block, bus *exact.Bus) error {
 		f, _ := p.Value.Float()
 		switch name {
 		case "type":
-			if f != 1 && f != 2 {
-				return errAt(p.Pos, "bus type %g: unknown (1 exclusive, 2 interleaved)", f)
-			}
-			bus.Interleaved = f == 2
+			// DiskSim tests for 2 (interleaved); any other type is
+			// exclusively owned
+			bus.Interleaved = int(f) == 2
 		case "Arbitration type":
-			if f != 1 && f != 2 {
-				return errAt(p.Pos, "Arbitration type %g: unknown (1 slot priority, 2 FIFO)", f)
-			}
-			bus.FIFO = f == 2
+			// types other than 1 and 2 load; DiskSim exits when it
+			// must choose between waiters
+			bus.FIFO = int(f) == 2
+			bus.OtherArbitration = int(f) != 1 && int(f) != 2
 		case "Arbitration time":
 			bus.ArbTime = f
 		case "Read block transfer time":

@@ -159,6 +159,10 @@ type Bus struct {
 	// FIFO is arbitration type 2; type 1 grants a waiting bus to the
 	// highest slot (the disk, below its controller's slot 0).
 	FIFO bool
+	// OtherArbitration is an arbitration type other than 1 and 2: DiskSim
+	// loads it and exits when it must choose between waiters
+	// (bus_arbitrate_for_ownership).
+	OtherArbitration bool
 }
 
 // Controller is a disksim_ctlr: type 1 (pass-through) or 2 (53C700).
@@ -230,11 +234,11 @@ func newSim(m *Model) (*Sim, error) {
 	}
 	s := &Sim{m: m, lay: lay, p: m.Disk}
 	s.mech = newMech(&m.Mech, lay)
-	s.diskBus = &bus{id: 1, interleaved: m.Bus.Interleaved, fifo: m.Bus.FIFO, arbTime: m.Bus.ArbTime, readBlk: m.Bus.ReadBlock, writeBlk: m.Bus.WriteBlock}
+	s.diskBus = &bus{id: 1, interleaved: m.Bus.Interleaved, fifo: m.Bus.FIFO, otherArb: m.Bus.OtherArbitration, arbTime: m.Bus.ArbTime, readBlk: m.Bus.ReadBlock, writeBlk: m.Bus.WriteBlock}
 	if m.Controller != nil {
 		c := *m.Controller
 		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1}
-		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
+		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, otherArb: m.TopBus.OtherArbitration, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
 	} else {
 		s.diskBus.id = 0
 	}

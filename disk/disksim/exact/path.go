@@ -52,6 +52,10 @@ func (s *Sim) ownershipRelease(b *bus) {
 		b.owned = false
 		return
 	}
+	if b.otherArb {
+		s.fail("unrecognized bus arbitration type (bus_arbitrate_for_ownership exits)")
+		return
+	}
 	k := 0
 	if !b.fifo {
 		for i, g := range b.owners {

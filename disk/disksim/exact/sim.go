@@ -114,6 +114,7 @@ type bus struct {
 	owners      []*event // bus events waiting for ownership, FIFO
 	arbWinner   *event
 	fifo        bool
+	otherArb    bool // an arbitration type DiskSim does not know
 }
 
 // ctlr is a disksim_ctlr on the path (pass-through or 53C700-based).

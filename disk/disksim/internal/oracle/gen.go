@@ -42,7 +42,10 @@ func (g *gen) window(name string, n int) int {
 	span := max(g.total-2*n, 1)
 	start := h % span
 	if g.i >= start && g.i < start+2*n {
-		return (g.i - start) % n
+		// the second round shifted by one, so that no value falls on
+		// wild pairs (every tenth) only
+		k := g.i - start
+		return (k + k/n) % n
 	}
 	return -1
 }
@@ -186,7 +189,9 @@ func (g *gen) path(m *Model) {
 	m.DiskSched = g.queue("disk")
 	topo := g.pick("topology", "ctlr", "direct")
 	bus := func(name string) []KV {
-		return []KV{{"type", g.pick(name+" type", "1", "2")}, {"Arbitration type", g.pick(name+" arbitration", "1", "2")},
+		// type 3 is neither: DiskSim takes it (an exclusive bus; an
+		// arbitration it exits on when it must choose between waiters)
+		return []KV{{"type", g.pick(name+" type", "1", "2", "3")}, {"Arbitration type", g.pick(name+" arbitration", "1", "2", "3")},
 			{"Arbitration time", g.ms(name+" arbitration time", 0.2)},
 			{"Read block transfer time", g.ms(name+" read block time", 0.05)},
 			{"Write block transfer time", g.ms(name+" write block time", 0.05)},

@@ -40,6 +40,7 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Read any free blocks", "2", ""},
 		{"Head switch time", "-0.5", ""},
 		{"Percent error in rpms", "150.0", ""},
+		{"Arbitration type", "3", ""},
 		{"Fast write level", "3", "Fast write level = 3: DiskSim accepts 0..2 only (disk_postpass_perdisk)"},
 		{"Preseeking level", "3", "disk_postpass_perdisk"},
 		{"Never disconnect", "2", "Never disconnect = 2: DiskSim accepts 0..1 only (disk_postpass_perdisk)"},
