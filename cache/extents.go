@@ -13,7 +13,17 @@ func (e Extent) End() int64 { return e.Offset + e.Length }
 // extent is one range of cached data: dirty, clean, or in flight to the
 // device below. Extents of one tree never overlap.
 type extent struct {
+	// The fields a search or a walk reads of every extent it passes
+	// (the range and the offset-order links) and the replacement or LRW
+	// links come first: an extent is 128 bytes, two cache lines, and
+	// a search touching a neighbour then reads one of them.
 	off, end int64
+	// ord links the extent to its neighbours in its tree, in offset
+	// order.
+	ord links
+	// lk[0] links the LRW list (dirty) or a replacement policy's queue
+	// (clean), lk[1] the age list (dirty, oldest born first).
+	lk [2]links
 	// data holds end-off bytes, or is nil when the requests that made
 	// the extent carried no payload. Slices handed to other extents are
 	// always capped (three-index slicing), so appending to one never
@@ -30,12 +40,6 @@ type extent struct {
 	// between extents counting in each for the share of its bytes each
 	// holds (see Stats.CoalescedWrites).
 	writes float64
-	// lk[0] links the LRW list (dirty) or a replacement policy's queue
-	// (clean), lk[1] the age list (dirty, oldest born first).
-	lk [2]links
-	// ord links the extent to its neighbours in its tree, in offset
-	// order.
-	ord links
 	// ref is WOW's recency bit: written again since the sweep passed.
 	ref bool
 	// orphan marks an in-flight destage whose data a Crash dropped.
