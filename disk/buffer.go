@@ -10,7 +10,12 @@ type segment struct {
 }
 
 // readCache is the segmented read buffer. Every change to what its
-// segments hold goes through its methods, which count it in ver.
+// segments hold goes through its methods (and set), which count it in
+// ver, and count in grew and shrank the changes that gave a segment
+// sectors it did not hold and that took some away: a range no segment
+// held is held after a change only if that segment grew, so a
+// remembered answer (Drive.queuedHit) is checked against the segments
+// that grew since, not all of them.
 type readCache struct {
 	segs   []segment
 	nread  int   // segs[:nread] take reads; segs[nread], if any, the latest write
@@ -18,6 +23,36 @@ type readCache struct {
 	clock  uint64
 	filled bool   // some segment holds data
 	ver    uint64 // changes to the segments' ranges so far
+	grew   uint64 // changes that gave a segment sectors
+	shrank uint64 // changes that took sectors from a segment
+	// lastGrew is the segment the latest growth was in, and every
+	// growth from the grew count soleFrom on was in it.
+	lastGrew int
+	soleFrom uint64
+}
+
+// set makes segment i hold [start, end) (empty unless start < end),
+// counting the change.
+func (rc *readCache) set(i int, start, end int64) {
+	s := &rc.segs[i]
+	was, is := s.start < s.end, start < end
+	if is && (!was || start < s.start || end > s.end) {
+		if i != rc.lastGrew {
+			rc.lastGrew, rc.soleFrom = i, rc.grew
+		}
+		rc.grew++
+	}
+	if was && (!is || start > s.start || end < s.end) {
+		rc.shrank++
+	}
+	s.start, s.end = start, end
+	rc.ver++
+}
+
+// holds reports whether segment i's recorded range holds [lba, lba+n).
+func (rc *readCache) holds(i int, lba, n int64) bool {
+	s := &rc.segs[i]
+	return s.start <= lba && lba+n <= s.end && s.start < s.end
 }
 
 // find returns the index of a segment holding [lba, lba+n), or -1. The
@@ -56,8 +91,7 @@ func (rc *readCache) frontHolds(i int, lba, n, front int64) bool {
 
 // setStart moves the start of segment i.
 func (rc *readCache) setStart(i int, start int64) {
-	rc.segs[i].start = start
-	rc.ver++
+	rc.set(i, start, rc.segs[i].end)
 }
 
 // slot returns the segment a read of [lba, ...) should fill: one that
@@ -100,13 +134,12 @@ func (rc *readCache) touch(i int) {
 // extend records that segment i now holds data up to end, dropping its
 // oldest data beyond the segment size.
 func (rc *readCache) extend(i int, end int64) {
-	s := &rc.segs[i]
-	s.end = end
-	if s.end-s.start > rc.size {
-		s.start = s.end - rc.size
+	start := rc.segs[i].start
+	if end-start > rc.size {
+		start = end - rc.size
 	}
+	rc.set(i, start, end)
 	rc.filled = true
-	rc.ver++
 }
 
 // wrote records [lba, lba+n) as the latest write's data, if a segment
@@ -115,10 +148,8 @@ func (rc *readCache) wrote(lba, n int64) {
 	if rc.nread == len(rc.segs) {
 		return
 	}
-	s := &rc.segs[rc.nread]
-	s.start, s.end = max(lba, lba+n-rc.size), lba+n
+	rc.set(rc.nread, max(lba, lba+n-rc.size), lba+n)
 	rc.filled = true
-	rc.ver++
 }
 
 // invalidate empties every segment overlapping [lba, lba+n) and reports
@@ -131,8 +162,7 @@ func (rc *readCache) invalidate(lba, n int64, active int) (hitActive bool) {
 	for i := range rc.segs {
 		s := &rc.segs[i]
 		if s.start < end && lba < s.end {
-			s.start, s.end = 0, 0
-			rc.ver++
+			rc.set(i, 0, 0)
 			if i == active {
 				hitActive = true
 			}
@@ -152,12 +182,22 @@ type extent struct {
 // fixed slice (two spare slots absorb a split), unordered (the destage
 // scheduler scans them in that order), and the same ranges sorted by
 // LBA in byLBA, so that covers is a binary search. The extents never
-// overlap.
+// overlap. Every change goes through insert, remove or take, which
+// count it in ver, and count in grew the insertions and in shrank the
+// changes that may have taken sectors away (as readCache does, for
+// Drive.queuedHit).
 type dirtySet struct {
 	ext     []extent
 	byLBA   []span
 	cap     int
 	sectors int64
+	ver     uint64 // changes so far
+	grew    uint64 // insertions so far
+	shrank  uint64 // removals and takes so far
+	// grown is the range of the extent the latest insertion made or
+	// extended, and grownShrank the shrank count just after it.
+	grown       span
+	grownShrank uint64
 }
 
 // span is a range of sectors [start, end).
@@ -214,6 +254,8 @@ func (s *dirtySet) covers(lba, n int64) bool {
 
 // remove drops the dirty data in [lba, lba+n): newer data replaces it.
 func (s *dirtySet) remove(g *geometry, lba, n int64) {
+	s.ver++
+	s.shrank++
 	end := lba + n
 	for i := 0; i < len(s.ext); {
 		e := &s.ext[i]
@@ -264,6 +306,7 @@ func (s *dirtySet) insert(g *geometry, lba, n, maxMerge int64) {
 		if e.lba+e.n == lba && e.n+n <= maxMerge {
 			e.n += n
 			s.span(e.lba).end = lba + n
+			s.grow(e.lba, lba+n)
 			return
 		}
 	}
@@ -271,10 +314,42 @@ func (s *dirtySet) insert(g *geometry, lba, n, maxMerge int64) {
 	g.place(&e)
 	s.ext = append(s.ext, e)
 	s.addSpan(lba, lba+n)
+	s.grow(lba, lba+n)
+}
+
+// grow records that an insertion left an extent over [start, end).
+func (s *dirtySet) grow(start, end int64) {
+	s.grew++
+	s.grown, s.grownShrank = span{start, end}, s.shrank
+}
+
+// stillCovers is covers for a range whose answer was yes (was) or no
+// when the counts were grew and shrank: a yes holds while nothing
+// shrank; a no while nothing grew, or after one insertion, unless the
+// extent it left covers the range (then yes, if nothing shrank since).
+func (s *dirtySet) stillCovers(lba, n int64, was bool, grew, shrank uint64) bool {
+	switch {
+	case was:
+		if shrank == s.shrank {
+			return true
+		}
+	case grew == s.grew:
+		return false
+	case grew+1 == s.grew:
+		if lba < s.grown.start || lba+n > s.grown.end {
+			return false
+		}
+		if s.grownShrank == s.shrank {
+			return true
+		}
+	}
+	return len(s.ext) > 0 && s.covers(lba, n)
 }
 
 // take removes and returns extent i.
 func (s *dirtySet) take(i int) extent {
+	s.ver++
+	s.shrank++
 	e := s.ext[i]
 	s.dropSpan(e.lba)
 	last := len(s.ext) - 1

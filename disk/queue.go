@@ -13,6 +13,12 @@ type cmd struct {
 	hit              bool   // a buffer hit when enqueued (a hint for ranking)
 	inSeg            bool   // Drive.inSegment of the command, remembered (queuedHit)
 	segVer           uint64 // readCache.ver+1 when inSeg was found; 0: not yet
+	segGrew          uint64 // readCache.grew when inSeg was found
+	segShrank        uint64 // readCache.shrank when inSeg was found
+	inDirty          bool   // one dirty extent holds the command, remembered (queuedHit)
+	dirtyVer         uint64 // dirtySet.ver+1 when inDirty was found; 0: not yet
+	dirtyGrew        uint64 // dirtySet.grew when inDirty was found
+	dirtyShrank      uint64 // dirtySet.shrank when inDirty was found
 	kind             cmdKind
 	doneKnown        bool
 	seekDist         int64

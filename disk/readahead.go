@@ -50,16 +50,49 @@ func (d *Drive) arriving(lba, n int64, now sim.Time) bool {
 	return d.destageActive && d.destaging.lba <= lba && lba+n <= d.destaging.lba+d.destaging.n
 }
 
-// queuedHit is bufferHit for a queued command, whose answer for the
-// segments (inSegment) is remembered while they do not change (rc.ver;
-// plus one, so that zero means not yet): the scheduler asks it of every
-// queued read each time it picks while the arm is busy. The dirty set
-// (a binary search), read-ahead and the destage are asked each time.
+// queuedHit is bufferHit for a queued command, whose answers for the
+// segments (inSegment) and for the dirty set (a binary search) are
+// remembered while they do not change (rc.ver and dirty.ver; plus one,
+// so that zero means not yet): the scheduler asks it of every queued
+// read each time it picks while the arm is busy. Read-ahead and the
+// destage are asked each time.
 func (d *Drive) queuedHit(c *cmd, now sim.Time) bool {
 	if v := d.rc.ver + 1; c.segVer != v {
-		c.segVer, c.inSeg = v, d.inSegment(c.lba, c.n)
+		c.inSeg = d.segmentsHold(c)
+		c.segVer, c.segGrew, c.segShrank = v, d.rc.grew, d.rc.shrank
 	}
-	return c.inSeg || (len(d.dirty.ext) > 0 && d.dirty.covers(c.lba, c.n)) || d.arriving(c.lba, c.n, now)
+	if c.inSeg {
+		return true
+	}
+	if v := d.dirty.ver + 1; c.dirtyVer != v {
+		if c.dirtyVer == 0 {
+			c.inDirty = len(d.dirty.ext) > 0 && d.dirty.covers(c.lba, c.n)
+		} else {
+			c.inDirty = d.dirty.stillCovers(c.lba, c.n, c.inDirty, c.dirtyGrew, c.dirtyShrank)
+		}
+		c.dirtyVer, c.dirtyGrew, c.dirtyShrank = v, d.dirty.grew, d.dirty.shrank
+	}
+	return c.inDirty || d.arriving(c.lba, c.n, now)
+}
+
+// segmentsHold is inSegment for c, asked again after the segments
+// changed: a remembered yes holds while no segment shrank, a remembered
+// no while none grew, or if every segment that grew is the one that
+// grew last, while that one does not hold c.
+func (d *Drive) segmentsHold(c *cmd) bool {
+	rc := &d.rc
+	switch {
+	case c.segVer == 0 || d.p.NoBufferCache || !rc.filled:
+	case c.inSeg:
+		if c.segShrank == rc.shrank {
+			return true
+		}
+	case c.segGrew == rc.grew:
+		return false
+	case c.segGrew >= rc.soleFrom:
+		return rc.holds(rc.lastGrew, c.lba, c.n)
+	}
+	return d.inSegment(c.lba, c.n)
 }
 
 // frontAt returns the LBA up to which read-ahead has read at now.
