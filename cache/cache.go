@@ -43,6 +43,12 @@ type Cache struct {
 	destaging int64    // memory charged to destages in flight
 	destBytes int64    // bytes of destages in flight
 
+	// missAt holds the ranges of misses, index for index, so that a
+	// scan for those a range overlaps reads one small array instead of
+	// every child; prefetching counts the read-aheads among them.
+	missAt      []Extent
+	prefetching int
+
 	outstanding int      // destages in flight
 	cursor      int64    // C-SCAN position
 	draining    bool     // watermark hysteresis
@@ -655,9 +661,9 @@ func (c *Cache) trimDirty(off, end int64) {
 // staleMisses marks reads in flight below that overlap a new write, so
 // their data is not kept as clean.
 func (c *Cache) staleMisses(off, end int64) {
-	for _, ch := range c.misses {
-		if ch.Offset < end && ch.End() > off {
-			ch.stale = true
+	for i, x := range c.missAt {
+		if x.Offset < end && x.End() > off {
+			c.misses[i].stale = true
 		}
 	}
 }

@@ -77,8 +77,7 @@ func (c *Cache) serveRead(h *host) {
 		}
 		c.st.BelowReads++
 		c.st.BelowReadBytes += ch.Length
-		ch.idx = len(c.misses)
-		c.misses = append(c.misses, ch)
+		c.addMiss(ch)
 	}
 	n := len(c.missKids)
 	for i, ch := range c.missKids {
@@ -106,9 +105,12 @@ type parked struct {
 // prefetchOver returns a read-ahead in flight that overlaps [off, end),
 // or nil.
 func (c *Cache) prefetchOver(off, end int64) *child {
-	for _, ch := range c.misses {
-		if ch.kind == kindPrefetch && ch.Offset < end && ch.End() > off {
-			return ch
+	if c.prefetching == 0 {
+		return nil
+	}
+	for i, x := range c.missAt {
+		if x.Offset < end && x.End() > off && c.misses[i].kind == kindPrefetch {
+			return c.misses[i]
 		}
 	}
 	return nil
@@ -170,8 +172,7 @@ func (c *Cache) readAhead(from int64, want bool) {
 	c.st.BelowReads++
 	c.st.BelowReadBytes += ch.Length
 	c.st.ReadAheadBytes += ch.Length
-	ch.idx = len(c.misses)
-	c.misses = append(c.misses, ch)
+	c.addMiss(ch)
 	c.submitChild(ch)
 }
 
@@ -195,13 +196,29 @@ func (c *Cache) prefetchDone(ch *child) {
 	}
 }
 
+// addMiss puts ch, a read about to go below, on the list of reads in
+// flight below.
+func (c *Cache) addMiss(ch *child) {
+	ch.idx = len(c.misses)
+	c.misses = append(c.misses, ch)
+	c.missAt = append(c.missAt, Extent{ch.Offset, ch.Length})
+	if ch.kind == kindPrefetch {
+		c.prefetching++
+	}
+}
+
 // dropMiss takes ch off the list of reads in flight below.
 func (c *Cache) dropMiss(ch *child) {
 	last := len(c.misses) - 1
 	c.misses[ch.idx] = c.misses[last]
 	c.misses[ch.idx].idx = ch.idx
+	c.missAt[ch.idx] = c.missAt[last]
 	c.misses[last] = nil
 	c.misses = c.misses[:last]
+	c.missAt = c.missAt[:last]
+	if ch.kind == kindPrefetch {
+		c.prefetching--
+	}
 }
 
 // hit copies the part of [pos, end) that e holds into the host's buffer
