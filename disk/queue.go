@@ -60,7 +60,7 @@ func (d *Drive) enqueue(r *sim.Request, now sim.Time) {
 		c.cyl, c.head = p.cyl, p.head
 		c.angle = d.g.zones[p.zone].angle(p.cyl, p.head, p.sector, d.g.heads)
 		if !c.write {
-			c.hit = d.bufferHit(c.lba, c.n, now)
+			c.hit = d.queuedHit(c, now) // bufferHit, remembering its parts
 		}
 	}
 	d.order[d.qlen] = slot

@@ -54,7 +54,8 @@ func (d *Drive) arriving(lba, n int64, now sim.Time) bool {
 // segments (inSegment) and for the dirty set (a binary search) are
 // remembered while they do not change (rc.ver and dirty.ver; plus one,
 // so that zero means not yet): the scheduler asks it of every queued
-// read each time it picks while the arm is busy. Read-ahead and the
+// read each time it picks while the arm is busy (and enqueue and start
+// ask it instead of bufferHit, which it equals). Read-ahead and the
 // destage are asked each time.
 func (d *Drive) queuedHit(c *cmd, now sim.Time) bool {
 	if v := d.rc.ver + 1; c.segVer != v {

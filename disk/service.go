@@ -63,7 +63,7 @@ func (d *Drive) start(now sim.Time, slot uint8) {
 		return // kick schedules completion once the cache is clean
 	case !c.write:
 		d.streamEnd = -1
-		hit := d.bufferHit(c.lba, c.n, now)
+		hit := d.queuedHit(c, now) // bufferHit, from what it remembers
 		ov := d.readOv
 		if d.ov.Enabled {
 			ov = d.readOverhead(hit || d.canStream(c, now))
