@@ -112,10 +112,13 @@ func Open(path, format string) (Reader, Format, io.Closer, error) {
 		f.Close()
 		return nil, "", nil, fmt.Errorf("trace: %s is a directory, not a trace file", path)
 	}
-	r, chosen, err := NewReader(f, filepath.Base(path), format)
+	r, chosen, ahead, err := newReader(f, filepath.Base(path), format)
 	if err != nil {
 		f.Close()
 		return nil, "", nil, err
+	}
+	if ahead != nil {
+		return r, chosen, aheadCloser{ahead, f}, nil
 	}
 	return r, chosen, f, nil
 }
@@ -125,11 +128,22 @@ func Open(path, format string) (Reader, Format, io.Closer, error) {
 // "auto" or "" sniffs the format from the first line that is neither
 // blank nor a '#' comment (see Sniff) and returns the format chosen. name
 // is used in errors.
+//
+// Compressed data is decompressed on a goroutine of its own, a few
+// buffers ahead of the parser; it stops at the end of the data, or once
+// the Reader is no longer referenced.
 func NewReader(r io.Reader, name, format string) (Reader, Format, error) {
+	rd, f, _, err := newReader(r, name, format)
+	return rd, f, err
+}
+
+// newReader is NewReader, also returning the decompressor's read-ahead
+// (nil for data not compressed), for Open to close.
+func newReader(r io.Reader, name, format string) (Reader, Format, *aheadReader, error) {
 	br := bufio.NewReaderSize(r, sniffBytes)
-	src, err := decompress(br, name)
+	src, ahead, err := decompress(br, name)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	want := Format(strings.TrimSpace(format))
 	if strings.EqualFold(string(want), string(FormatBlkparseD)) {
@@ -147,23 +161,34 @@ func NewReader(r io.Reader, name, format string) (Reader, Format, error) {
 		}
 		head, perr := sbr.Peek(sniffBytes)
 		if errors.Is(perr, ErrTruncated) {
-			return nil, "", fmt.Errorf("trace: %s: %w", name, perr)
+			closeAhead(ahead)
+			return nil, "", nil, fmt.Errorf("trace: %s: %w", name, perr)
 		}
 		if want, err = Sniff(head); err != nil {
-			return nil, "", fmt.Errorf("trace: %s: %w", name, err)
+			closeAhead(ahead)
+			return nil, "", nil, fmt.Errorf("trace: %s: %w", name, err)
 		}
 	}
 	for _, f := range formats {
 		if f.name == want {
-			return f.open(src, name), want, nil
+			return f.open(src, name), want, ahead, nil
 		}
 	}
-	return nil, "", fmt.Errorf("trace: %s: %w %q (want one of %s)", name, ErrUnknownFormat, format, strings.Join(Formats(), ", "))
+	closeAhead(ahead)
+	return nil, "", nil, fmt.Errorf("trace: %s: %w %q (want one of %s)", name, ErrUnknownFormat, format, strings.Join(Formats(), ", "))
 }
 
-// decompress returns a reader of the decompressed data when br starts
-// with gzip's or bzip2's magic bytes, and br otherwise.
-func decompress(br *bufio.Reader, name string) (io.Reader, error) {
+// closeAhead stops a read-ahead, if there is one.
+func closeAhead(a *aheadReader) {
+	if a != nil {
+		a.Close()
+	}
+}
+
+// decompress returns a reader of the decompressed data, read ahead on a
+// goroutine (the second result), when br starts with gzip's or bzip2's
+// magic bytes, and br otherwise.
+func decompress(br *bufio.Reader, name string) (io.Reader, *aheadReader, error) {
 	magic, _ := br.Peek(3)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -172,13 +197,15 @@ func decompress(br *bufio.Reader, name string) (io.Reader, error) {
 			err = ErrTruncated
 		}
 		if err != nil {
-			return nil, fmt.Errorf("trace: %s: gzip: %w", name, err)
+			return nil, nil, fmt.Errorf("trace: %s: gzip: %w", name, err)
 		}
-		return &truncReader{z, "gzip"}, nil
+		a := newAheadReader(&truncReader{z, "gzip"})
+		return a, a, nil
 	case len(magic) == 3 && string(magic) == "BZh":
-		return &truncReader{bzip2.NewReader(br), "bzip2"}, nil
+		a := newAheadReader(&truncReader{bzip2.NewReader(br), "bzip2"})
+		return a, a, nil
 	}
-	return br, nil
+	return br, nil, nil
 }
 
 // Sniff tells a trace's format from the start of its (decompressed)

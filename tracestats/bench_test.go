@@ -1,6 +1,7 @@
 package tracestats
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,11 +29,11 @@ func bigMSR(tb testing.TB, dir string, n int64) string {
 // whole process so far).
 func collectFile(tb testing.TB, path string) (*Stats, uint64) {
 	tb.Helper()
-	var files []*os.File
+	var files []io.Closer
 	st, err := Collect(func() (trace.Reader, error) {
 		r, _, c, err := trace.Open(path, "msr")
 		if err == nil {
-			files = append(files, c.(*os.File))
+			files = append(files, c)
 		}
 		return r, err
 	}, Options{})

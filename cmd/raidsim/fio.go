@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/raidsim/raidsim"
 	"github.com/raidsim/raidsim/spec"
@@ -86,6 +87,11 @@ func runFio(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(files) == 0 {
 		return usagef("give one or more fio job files")
+	}
+	for _, g := range flags {
+		if g.f.name == "set" && spec.Under(strings.TrimSpace(strings.SplitN(g.value, "=", 2)[0]), "phases") {
+			return usagef("--set %s: the job files give the phases; set their options there", g.value)
+		}
 	}
 	format, ignore, err := fioOutputOf(flags)
 	if err != nil {

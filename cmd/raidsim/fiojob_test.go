@@ -370,7 +370,8 @@ func TestFioJobFileErrors(t *testing.T) {
 	assert.Contains(t, errOut, "ignore.fio:4: option verify ignored (--ignore-unknown)")
 	assert.EqualValues(t, 256, res.Jobs[0].Read.TotalIOs)
 
-	for _, args := range [][]string{{"fio"}, {"fio", "--output-format", "xml", path}, {"fio", "--ignore-unknown=maybe", path}} {
+	for _, args := range [][]string{{"fio"}, {"fio", "--output-format", "xml", path}, {"fio", "--ignore-unknown=maybe", path},
+		{"fio", "--set", "phases[0].iodepth=4", path}} {
 		code, _, errOut := runCLI(t, args...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
 	}
