@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"testing"
 	"testing/iotest"
-	"time"
 )
 
 // TestAheadReaderBytes: the read-ahead gives the source's bytes in
@@ -48,8 +47,8 @@ func TestAheadReaderStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Close() // returns once the goroutine has ended
-	if n := runtime.NumGoroutine(); n != base {
-		t.Errorf("%d goroutines after Close, want %d", n, base)
+	if n := runtime.NumGoroutine(); n > base {
+		t.Errorf("%d goroutines after Close, want at most %d", n, base)
 	}
 	if _, err := a.Read(make([]byte, 10)); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("Read after Close: %v, want os.ErrClosed", err)
@@ -59,12 +58,13 @@ func TestAheadReaderStops(t *testing.T) {
 		b := newAheadReader(zeros{})
 		_, _ = b.Read(make([]byte, 10))
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+	// Cleanups run on their own goroutine after a collection: give it
+	// a bounded number of collections and yields.
+	for i := 0; i < 10000 && runtime.NumGoroutine() > base; i++ {
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		runtime.Gosched()
 	}
-	if n := runtime.NumGoroutine(); n != base {
-		t.Errorf("%d goroutines once an unclosed reader was dropped, want %d", n, base)
+	if n := runtime.NumGoroutine(); n > base {
+		t.Errorf("%d goroutines once an unclosed reader was dropped, want at most %d", n, base)
 	}
 }
