@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync"
+	"sync/atomic"
 )
 
 // Decompression runs on a goroutine of its own, a few buffers ahead of
@@ -29,26 +29,36 @@ type aheadChunk struct {
 }
 
 // aheadStop stops the goroutine once: on Close, or when the reader is
-// collected unclosed (NewReader's callers have nothing to close).
+// collected unclosed in mid-stream (NewReader's callers have nothing to
+// close).
 type aheadStop struct {
-	once   sync.Once
-	done   chan struct{}
-	exited chan struct{}
+	stopped atomic.Bool
+	done    chan struct{}
+	exited  chan struct{}
+}
+
+// signal tells the goroutine to stop, once; it allocates nothing, so
+// running as a cleanup it leaves allocation counts alone.
+func (s *aheadStop) signal() {
+	if s.stopped.CompareAndSwap(false, true) {
+		close(s.done)
+	}
 }
 
 func (s *aheadStop) stop() {
-	s.once.Do(func() { close(s.done) })
+	s.signal()
 	<-s.exited
 }
 
 // aheadReader reads what its goroutine decompressed.
 type aheadReader struct {
-	full  chan aheadChunk
-	empty chan []byte
-	s     *aheadStop
-	buf   []byte // the buffer being read, to hand back
-	cur   []byte // what is left of it
-	err   error  // the error after cur
+	full    chan aheadChunk
+	empty   chan []byte
+	s       *aheadStop
+	cleanup runtime.Cleanup // signals s if the reader is dropped in mid-stream
+	buf     []byte          // the buffer being read, to hand back
+	cur     []byte          // what is left of it
+	err     error           // the error after cur
 }
 
 // newAheadReader starts reading src on a goroutine.
@@ -59,7 +69,7 @@ func newAheadReader(src io.Reader) *aheadReader {
 		a.empty <- make([]byte, aheadBufferBytes)
 	}
 	go fillAhead(src, a.full, a.empty, a.s.done, a.s.exited)
-	runtime.AddCleanup(a, func(s *aheadStop) { s.once.Do(func() { close(s.done) }) }, a.s)
+	a.cleanup = runtime.AddCleanup(a, (*aheadStop).signal, a.s)
 	return a
 }
 
@@ -102,6 +112,9 @@ func (a *aheadReader) Read(p []byte) (int, error) {
 		}
 		c := <-a.full
 		a.buf, a.cur, a.err = c.b, c.b, c.err
+		if a.err != nil {
+			a.cleanup.Stop() // the goroutine has ended
+		}
 	}
 	n := copy(p, a.cur)
 	a.cur = a.cur[n:]
@@ -110,6 +123,7 @@ func (a *aheadReader) Read(p []byte) (int, error) {
 
 // Close stops the goroutine and waits for it; a Read after it fails.
 func (a *aheadReader) Close() error {
+	a.cleanup.Stop()
 	a.s.stop()
 	a.cur, a.err = nil, os.ErrClosed
 	return nil
