@@ -17,5 +17,5 @@ import "testing"
 // drawn: WA, IOPS and mean latency within 0.4%, p50 and p90 within 0.7%,
 // p99 within 2.2%, the mix's distance 0.001 at most.
 func TestLazyMatchesExplicitLong(t *testing.T) {
-	checkEquivalence(t, 150000, 4, tolerances{wa: 0.02, gc: 0.02, iops: 0.02, mean: 0.02, quantiles: 0.02, p99: 0.03, openKS: 0.02})
+	checkEquivalence(t, equivalenceCases(150000), 4, tolerances{wa: 0.02, gc: 0.02, iops: 0.02, mean: 0.02, quantiles: 0.02, p99: 0.03, openKS: 0.02})
 }
