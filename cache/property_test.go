@@ -18,7 +18,7 @@ import (
 
 var (
 	propSeed  = flag.Uint64("cache.seed", 0, "run the cache property test with this seed only")
-	propSeeds = flag.Int("cache.seeds", 0, "run the cache property test with this many seeds (default 80, 20 with -short)")
+	propSeeds = flag.Int("cache.seeds", 0, "run the cache property test with this many seeds (default 40, 20 with -short, 200 under the build tag long)")
 )
 
 // propConfig draws a cache configuration from rng.
@@ -395,15 +395,24 @@ func (p *propRun) crash() {
 	// byte that equals the device could still be lost; no check there.
 }
 
+// TestProperty runs the property test (random writes, reads, flushes
+// and crashes against a model of the bytes) on seeds 1 to 40 (20 with
+// -short); TestPropertyLong (build tag long) runs 200.
 func TestProperty(t *testing.T) {
 	if *propSeed != 0 {
 		runProperty(t, *propSeed)
 		return
 	}
-	n := 80
+	n := 40
 	if testing.Short() {
 		n = 20
 	}
+	checkProperty(t, n)
+}
+
+// checkProperty runs the property test on seeds 1 to n (or as many as
+// -cache.seeds says).
+func checkProperty(t *testing.T, n int) {
 	if *propSeeds > 0 {
 		n = *propSeeds
 	}
@@ -422,12 +431,20 @@ func TestProperty(t *testing.T) {
 // TestPickShortcutsChangeNothing runs the property test's random runs
 // twice, with the destage choice's shortcuts and with every candidate
 // considered, and requires the same counts and the same end time: the
-// shortcuts only skip work whose outcome is known.
+// shortcuts only skip work whose outcome is known. Seeds 1 to 15 (10
+// with -short); TestPickShortcutsChangeNothingLong (build tag long)
+// runs 100.
 func TestPickShortcutsChangeNothing(t *testing.T) {
-	n := 30
+	n := 15
 	if testing.Short() {
 		n = 10
 	}
+	checkPickShortcuts(t, n)
+}
+
+// checkPickShortcuts compares the runs with and without the shortcuts
+// on seeds 1 to n.
+func checkPickShortcuts(t *testing.T, n int) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		var got [2]cache.Stats
 		var end [2]sim.Time

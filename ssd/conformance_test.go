@@ -233,12 +233,26 @@ func TestObserverPhases(t *testing.T) {
 // every die opens several host blocks (when a die paid a block's worth
 // of copies at once, writes queued on it filled the shared buffer and
 // the other dies idled: 37% on the X25-M, 51% on the 970 EVO Plus).
+// The X25-M here; TestForegroundGCPacedLong (build tag long) adds the
+// 970 EVO Plus, whose 3,072-unit blocks take 400,000 writes.
 func TestForegroundGCPaced(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		capacity int64
-		ios      int // 128 units a block on the X25-M's 40 dies, 3,072 on the 970's 32
-	}{{"intel-x25m-g2", 16e9, 40000}, {"samsung-970-evo-plus", 256e9, 400000}} {
+	checkForegroundGCPaced(t, gcPacedCases[:1])
+}
+
+// gcPacedCases are TestForegroundGCPaced's drives: a capacity and the
+// writes over which every die opens several host blocks (128 units a
+// block on the X25-M's 40 dies, 3,072 on the 970's 32).
+var gcPacedCases = []gcPacedCase{{"intel-x25m-g2", 16e9, 40000}, {"samsung-970-evo-plus", 256e9, 400000}}
+
+type gcPacedCase struct {
+	name     string
+	capacity int64
+	ios      int
+}
+
+// checkForegroundGCPaced runs TestForegroundGCPaced on cs.
+func checkForegroundGCPaced(t *testing.T, cs []gcPacedCase) {
+	for _, c := range cs {
 		p, err := Preset(c.name)
 		if err != nil {
 			t.Fatal(err)
