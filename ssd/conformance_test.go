@@ -236,6 +236,7 @@ func TestObserverPhases(t *testing.T) {
 // The X25-M here; TestForegroundGCPacedLong (build tag long) adds the
 // 970 EVO Plus, whose 3,072-unit blocks take 400,000 writes.
 func TestForegroundGCPaced(t *testing.T) {
+	t.Parallel()
 	checkForegroundGCPaced(t, gcPacedCases[:1])
 }
 

@@ -49,6 +49,7 @@ func prepareReads(t testing.TB, eng *sim.Engine, d *Drive, span int64) {
 // TestDataSheet checks each preset's fresh-out-of-box figures within 15%
 // of its data sheet (the bound).
 func TestDataSheet(t *testing.T) {
+	t.Parallel()
 	for _, c := range dataSheetCases() {
 		t.Run(c.preset+"/"+c.what, func(t *testing.T) {
 			p, err := Preset(c.preset)
@@ -79,6 +80,7 @@ func TestDataSheet(t *testing.T) {
 // arithmetic of the inference (write amplification, program and copy
 // die time) is what the simulation does.
 func TestDataSheetSteadyRandomWrite(t *testing.T) {
+	t.Parallel()
 	d, eng := newTestDrive(t, IntelD7P5500(), Steady)
 	c := newClosedLoop(d, sim.Write, 256)
 	c.start()

@@ -326,5 +326,6 @@ func checkEquivalence(t *testing.T, cs []equivalenceCase, reps int, tol toleranc
 // (300,000 for the mix), and holds every figure to 2% and the mix's
 // distributions to 0.02.
 func TestLazyMatchesExplicit(t *testing.T) {
+	t.Parallel()
 	checkEquivalence(t, latinCases(30000), 1, tolerances{wa: 0.02, gc: 0.03, iops: 0.05, mean: 0.08, quantiles: 0.10, p99: 0.10, openKS: 0.03})
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/raidsim/raidsim/sim"
 )
 
+// The package's pure simulations (the data-sheet, equivalence,
+// write-amplification and property tests) call t.Parallel, so on two
+// cores they run two at a time; the tests that measure the heap or count
+// allocations do not, and run before them, alone.
+
 // load is a closed-loop workload: depth requests outstanding, each
 // replaced as it completes, like fio or IOMeter.
 type load struct {

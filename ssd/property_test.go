@@ -75,6 +75,7 @@ func checkFTL(f *ftl) error {
 // erases valid data: each unit's slot holds the version last written to
 // it (0: what preconditioning left), followed through every GC move.
 func TestFTLProperty(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 12; seed++ {
 		p := Params{Capacity: 4 << 20, LinkRate: 1e9, Channels: 2, WaysPerChannel: 1, PageSize: 4096, PagesPerBlock: 8,
 			ReadTime: 1, ProgramTime: 1, EraseTime: 1, ChannelRate: 1e9, OverProvisioning: 0.25, GC: GCPolicy(seed % 2)}
@@ -163,6 +164,7 @@ func TestDieUnits(t *testing.T) {
 // TestSteadyDeterministic: a drawn steady state depends on the engine's
 // seed and the drive's name only, and keeps the mapping's invariants.
 func TestSteadyDeterministic(t *testing.T) {
+	t.Parallel()
 	hash := func(seed uint64, name string) uint64 {
 		eng := sim.NewEngine(seed)
 		d, err := New(eng, waParams(0.07), name, nil)
@@ -198,6 +200,7 @@ func TestSteadyDeterministic(t *testing.T) {
 // same mapping, passes the invariants on its own copy, and diverges from
 // the original when written.
 func TestCopyStateFrom(t *testing.T) {
+	t.Parallel()
 	src, eng := newTestDrive(t, smallX25M(), Steady)
 	dst, err := New(eng, smallX25M(), "ssd1", nil)
 	if err != nil {

@@ -77,6 +77,7 @@ func blockModel(d *Drive) float64 {
 // writes then run within 3% of the model, from the written state and
 // from the drawn one alike.
 func TestSteadyStateWriteAmplification(t *testing.T) {
+	t.Parallel()
 	for _, sp := range waSpares {
 		for _, explicit := range []bool{true, false} {
 			d, _ := newDrive(t, waParams(sp.op), Steady, explicit)
@@ -114,6 +115,7 @@ func TestSteadyStateWriteAmplification(t *testing.T) {
 // alike, so cost-benefit cleaning cannot beat greedy by much; it must
 // stay within 15% of it and above 1.
 func TestCostBenefitUniform(t *testing.T) {
+	t.Parallel()
 	var was [2]float64
 	for i, pol := range []GCPolicy{Greedy, CostBenefit} {
 		p := waParams(0.12)
@@ -133,6 +135,7 @@ func TestCostBenefitUniform(t *testing.T) {
 // few blocks each, so the reserve weighs more and WA is higher than the
 // 160 GB drive's.)
 func TestSteadyBelowFresh(t *testing.T) {
+	t.Parallel()
 	p := IntelX25MG2()
 	p.Capacity = 4e9
 	var iops [2]float64
@@ -233,6 +236,7 @@ func (w *seqWriter) onDone(r *sim.Request) {
 // Drained, it is exactly the FTL's (host units + copies) / host units,
 // the copies including those of the collection the steady state owed.
 func TestWriteAmplificationCountedWhenProgrammed(t *testing.T) {
+	t.Parallel()
 	p := smallX25M()
 	p.Channels, p.WaysPerChannel, p.DiesPerChip = 4, 1, 1 // 2,000 blocks a die: steady from the start
 	p.WriteBuffer = 64 << 20
