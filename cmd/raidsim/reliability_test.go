@@ -83,12 +83,12 @@ func TestReliabilityBadFlags(t *testing.T) {
 	assert.Contains(t, errOut, "--disks: RAID 6 needs at least 4 drives, got 3")
 }
 
-// TestRebuildUnderUREsReportsLoss: the run on small drives (2
+// TestRebuildUnderUREsReportsLoss: the run on small drives (1
 // GiB, so the rebuild is quick to simulate) at a URE rate high enough to
-// meet several: RAID 5 reports the rebuild's time, the lost bytes and
-// their ranges, and the foreground's slowdown.
+// meet several (25 here): RAID 5 reports the rebuild's time, the lost
+// bytes and their ranges, and the foreground's slowdown.
 func TestRebuildUnderUREsReportsLoss(t *testing.T) {
-	args := []string{"run", "--drive", "deskstar-7k160", "--set", "stack.drive.spec.capacity=2GiB", "--disks", "4",
+	args := []string{"run", "--drive", "deskstar-7k160", "--set", "stack.drive.spec.capacity=1GiB", "--disks", "4",
 		"--fail-disk", "0@0s", "--rebuild", "0@1ms", "--ure", "1e-9", "--erc", "7s", "--ios", "200", "--rw", "randrw"}
 	code, out, errOut := runCLI(t, append(args, "--raid", "5")...)
 	require.Equal(t, 0, code, errOut)
