@@ -45,9 +45,14 @@ type Array struct {
 	// updatesInFlight counts RAID 5 stripes whose data and parity
 	// writes, and mirrored writes whose copies, are in flight.
 	updatesInFlight int
-	lostRanges      lostSet  // logical ranges lost in rebuilds
-	gone6           []int    // scratch: RAID 6 members not read
-	units6          [][]byte // scratch: a RAID 6 stripe's units by role
+	lostRanges      lostSet // logical ranges lost in rebuilds
+	// badUnits are the rows of a rebuilt member that its rebuild could
+	// not compute (a source unreadable with no redundancy left): md's
+	// bad block log on the replacement. They hold no valid bytes, so no
+	// repair takes them as a source (see source).
+	badUnits map[memberRow]bool
+	gone6    []int    // scratch: RAID 6 members not read
+	units6   [][]byte // scratch: a RAID 6 stripe's units by role
 
 	hFinish  finishHandler
 	hParity  parityHandler
@@ -269,6 +274,28 @@ func (a *Array) avail(m int, row int64) bool {
 		return true
 	}
 	return a.rb != nil && a.rb.active && a.rb.member == m && row < a.rb.row
+}
+
+// memberRow names one member's unit in one stripe row.
+type memberRow struct {
+	m   int
+	row int64
+}
+
+// source reports whether member m's bytes at row may be read to repair
+// another member's read error: it is available and its unit there is
+// not one its rebuild could not compute. (Writes still go to such a
+// unit, and reads of its own data are governed by LostRanges.)
+func (a *Array) source(m int, row int64) bool {
+	return a.avail(m, row) && (len(a.badUnits) == 0 || !a.badUnits[memberRow{m, row}])
+}
+
+// markBad records that member m's unit at row holds no valid bytes.
+func (a *Array) markBad(m int, row int64) {
+	if a.badUnits == nil {
+		a.badUnits = map[memberRow]bool{}
+	}
+	a.badUnits[memberRow{m, row}] = true
 }
 
 // conflicts reports whether p and o touch the same bytes and one of them

@@ -83,6 +83,11 @@ func (a *Array) Rebuild(spare sim.Device) error {
 	now := a.eng.Now()
 	a.rb = &rebuild{active: true, member: f, rows: a.rows, started: now}
 	a.mem[f].dev, a.mem[f].kicked = spare, false
+	for u := range a.badUnits { // the spare's rows are computed anew
+		if u.m == f {
+			delete(a.badUnits, u)
+		}
+	}
 	a.eng.After(0, &a.hRebuild, a.rb)
 	return nil
 }

@@ -139,7 +139,7 @@ func (a *Array) startRepair(o *op) {
 	switch a.m.Level {
 	case RAID5:
 		for p := range a.n {
-			if p != m && a.avail(p, row) {
+			if p != m && a.source(p, row) {
 				a.cand = append(a.cand, p)
 			}
 		}
@@ -152,13 +152,13 @@ func (a *Array) startRepair(o *op) {
 		}
 	case RAID1:
 		for p := range a.n {
-			if p != m && a.avail(p, row) {
+			if p != m && a.source(p, row) {
 				a.cand = append(a.cand, p)
 				break
 			}
 		}
 	case RAID10:
-		if a.avail(m^1, row) {
+		if a.source(m^1, row) {
 			a.cand = append(a.cand, m^1)
 		}
 	}
@@ -306,6 +306,7 @@ func (a *Array) rebuildChildFailed(c *child, gone bool, err error) bool {
 	for _, m := range []int{so.member, c.member} {
 		a.recordLost(m, so.stripe*a.u, a.u)
 	}
+	a.markBad(so.member, so.stripe) // never computed: its parity is not to be trusted either
 	return true
 }
 
