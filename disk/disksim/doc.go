@@ -24,11 +24,13 @@
 // testdata/regen.sh) is replayed by the tests.
 //
 // Exact mode simulates a driver, a bus, optionally a pass-through
-// controller (type 1) and a second bus, and the disk; an FCFS ioqueue
-// (scheduling policy 1, no timeout or priority queues); the driver
-// computing all times (constant access time 0). Other configurations
-// DiskSim accepts (53C700-based and complex controllers, chains of
-// controllers, the other scheduling policies, traced access or queue
+// controller (type 1) and a second bus, and the disk; ioqueues
+// scheduling FCFS (policy 1) or by logical block number (2
+// ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN), with no timeout
+// or priority queues; the driver computing all times (constant access
+// time 0). Other configurations DiskSim accepts (53C700-based and
+// complex controllers, chains of controllers, the cylinder- and
+// positioning-time-based scheduling policies, traced access or queue
 // times) are load errors naming the parameter.
 //
 // # Refinements

@@ -132,8 +132,8 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 		n, _ := p.Value.Int()
 		switch name {
 		case "Scheduling policy":
-			if n != 1 {
-				return errAt(p.Pos, "Scheduling policy = %d: exact mode simulates 1 (FCFS) only", n)
+			if !exact.SimulatedPolicy(int(n)) {
+				return errAt(p.Pos, "Scheduling policy = %d: exact mode does not model it yet (it simulates 1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN and 17 VSCAN_LBN; --disksim-mode refined takes 3, 4, 6-10)", n)
 			}
 			q.Policy = int(n)
 		case "Sequential stream scheme", "Overlapping request scheme":

@@ -137,15 +137,17 @@ type Disk struct {
 	ExtraDisconnect2, ExtraSeekDelta, MinimumSeekDelay  float64
 }
 
-// Queue is a disksim_ioqueue: its scheduling policy (only 1, FCFS, is
-// simulated exactly) and whether FCFS is absolute.
+// Queue is a disksim_ioqueue: its scheduling policy (those
+// SimulatedPolicy accepts are simulated exactly) and whether FCFS is
+// absolute.
 type Queue struct {
 	Policy       int
 	AbsoluteFCFS bool
-	// CylMap is the cylinder mapping strategy: FCFS orders nothing by
-	// it, but strategy 6 (average sectors per cylinder) divides by a
-	// per-queue count DiskSim 4.0 never sets (ioqueue_get_cylinder_mapping),
-	// so the first request to enter the queue stops DiskSim.
+	// CylMap is the cylinder mapping strategy: the policies simulated
+	// order nothing by it, but strategy 6 (average sectors per
+	// cylinder) divides by a per-queue count DiskSim 4.0 never sets
+	// (ioqueue_get_cylinder_mapping), so the first request to enter the
+	// queue stops DiskSim.
 	CylMap int
 }
 
@@ -207,8 +209,13 @@ func (m *Model) Check() error {
 	if m.Mech.RPM < 1 {
 		bad("rotation speed %d rpm", m.Mech.RPM)
 	}
-	if m.Queue.Policy != schedFCFS || m.DriverQueue.Policy != schedFCFS {
-		bad("scheduling policies %d (disk) and %d (driver): only 1 (FCFS) is simulated exactly", m.Queue.Policy, m.DriverQueue.Policy)
+	for _, q := range []struct {
+		who    string
+		policy int
+	}{{"disk", m.Queue.Policy}, {"driver", m.DriverQueue.Policy}} {
+		if !SimulatedPolicy(q.policy) {
+			bad("%s queue: Scheduling policy = %d: exact mode does not model it yet (simulated: 1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN)", q.who, q.policy)
+		}
 	}
 	d := &m.Disk
 	if d.Segments < 1 || d.SegmentSize < 1 || d.WriteSegments < 1 || d.WriteSegments > d.Segments {
@@ -242,9 +249,11 @@ func newSim(m *Model) (*Sim, error) {
 	} else {
 		s.diskBus.id = 0
 	}
-	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6}
+	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6,
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}}
 	dk := &s.d
-	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled}
+	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled,
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1

@@ -12,11 +12,6 @@ const (
 	iobPending = 1
 )
 
-// Scheduling policies (disksim_ioqueue.h).
-const (
-	schedFCFS = 1
-)
-
 // iobuf is one queue entry.
 type iobuf struct {
 	startTime  float64
@@ -42,7 +37,8 @@ type ioqueue struct {
 	sched          int
 	absoluteFCFS   bool
 	divZero        bool // cylinder mapping 6: adding a request stops DiskSim
-	tr             func(string)
+	lbnState
+	tr func(string)
 	// enabled, when set, says whether a request may be chosen now
 	// (the disk's enablement function); it may change the disk's state,
 	// as the source's does, and is called as often as the source calls it.
@@ -70,7 +66,10 @@ func (q *ioqueue) add(r *event, now float64) {
 		b.next, b.prev = b, b
 		return
 	}
-	// FCFS (and every policy here) appends after the tail.
+	if q.sched != schedFCFS && q.sched != schedPriVScanLBN {
+		q.insertOrdered(b)
+		return
+	}
 	b.next = q.list.next
 	b.prev = q.list
 	b.next.prev = b
@@ -82,8 +81,9 @@ func (q *ioqueue) add(r *event, now float64) {
 func (q *ioqueue) pending() int { return q.listLen - q.numOutstanding }
 
 // choose returns the iobuf the policy picks among the ready ones
-// (ioqueue_get_request_from_fcfs_queue), calling readyToGo as the source
-// does.
+// (the first part of ioqueue_get_next_request_from_subqueue and
+// ioqueue_show_next_request_from_subqueue), calling readyToGo as the
+// source does.
 func (q *ioqueue) choose() *iobuf {
 	if q.iobufCnt-q.reqOutstanding == 0 {
 		return nil
@@ -94,6 +94,11 @@ func (q *ioqueue) choose() *iobuf {
 		}
 		return nil
 	}
+	return q.pick()
+}
+
+// chooseFCFS is ioqueue_get_request_from_fcfs_queue.
+func (q *ioqueue) chooseFCFS() *iobuf {
 	t := q.list.next
 	for i := 0; i < q.iobufCnt; i++ {
 		if q.absoluteFCFS {
@@ -117,12 +122,14 @@ func (q *ioqueue) showNext() *event {
 	if q.pending() <= 0 {
 		return nil
 	}
+	dir := q.dir
 	t := q.choose()
+	q.dir = dir // showing leaves the direction alone, not sstfupdown
 	if t == nil {
 		return nil
 	}
 	if !q.readyToGo(t) {
-		return nil // the source exits here; it cannot happen for FCFS
+		abortf("selected request is not ready to go (ioqueue_show_next_request_from_subqueue)")
 	}
 	return t.iolist
 }
@@ -136,9 +143,16 @@ func (q *ioqueue) next(now float64) *event {
 		return nil
 	}
 	t := q.choose()
-	if t == nil || !q.readyToGo(t) {
+	if t != nil && q.iobufCnt == 1 {
+		q.singleDirection(t)
+	}
+	if t == nil {
 		return nil
 	}
+	if !q.readyToGo(t) {
+		abortf("selected request is not ready to go (ioqueue_get_next_request_from_subqueue)")
+	}
+	q.setLast(t)
 	return q.handOut(t, now)
 }
 
@@ -208,6 +222,7 @@ func (q *ioqueue) getSpecific(w *event, now float64) *event {
 	if !q.readyToGo(t) {
 		abortf("the disk's queue hands out block %d, which is not ready to go (ioqueue_get_specific_request_from_subqueue)", t.blkno)
 	}
+	q.setLast(t)
 	return q.handOut(t, now)
 }
 

@@ -24,7 +24,17 @@ type gen struct {
 	// defects is the kind of defect lists the model's zones draw
 	defects string
 	vals    map[string][]string
+	// scheduling is set when a queue's policy is not FCFS
+	scheduling bool
+	// policies draws the queues' scheduling policies, apart from r so
+	// that adding them left the rest of each pair's draws as they were
+	policies *rand.Rand
+	// drawn remembers the values each dimension was drawn from
+	drawn map[string][]string
 }
+
+// valsOf returns the values dimension name was drawn from.
+func (g *gen) valsOf(name string) []string { return g.drawn[name] }
 
 // window returns the forced value index of dimension name with n values
 // for pair i, or -1.
@@ -57,6 +67,10 @@ func (g *gen) pick(name string, vals ...string) string {
 	if g.vals != nil {
 		g.vals[name] = vals
 	}
+	if g.drawn == nil {
+		g.drawn = map[string][]string{}
+	}
+	g.drawn[name] = vals
 	if v, ok := g.force[name]; ok {
 		g.used[name] = v
 		return v
@@ -139,7 +153,8 @@ func runsAll(p Pair) bool {
 
 func draw(i, total int, seed uint64, n, attempt int) Pair {
 	g := &gen{i: i, r: rand.New(rand.NewPCG(seed, uint64(i)<<8|uint64(attempt))), used: map[string]string{}, total: total,
-		free: attempt >= 50, wild: i%10 == 9, vary: min(0.1+0.02*float64(attempt%50), 0.8)}
+		free: attempt >= 50, wild: i%10 == 9, vary: min(0.1+0.02*float64(attempt%50), 0.8),
+		policies: rand.New(rand.NewPCG(seed^0x5c4ed, uint64(i)<<8|uint64(attempt)))}
 	if g.wild {
 		g.vary = 0.5
 		// the first wild pairs each show one value DiskSim stops on
@@ -187,6 +202,10 @@ func (g *gen) path(m *Model) {
 	m.Driver = []KV{{"type", "1"}, {"Constant access time", "0.0"}, {"Use queueing in subsystem", g.flag("driver queueing")}}
 	m.DriverSched = g.queue("driver")
 	m.DiskSched = g.queue("disk")
+	// the disk's queue holds more than one request only when the
+	// driver queues in the subsystem
+	diskSched := g.used["disk scheduling policy"] != "1"
+	m.Driver[2].Val = g.queueingIf(diskSched, "driver queueing", m.Driver[2].Val, "0", "1")
 	topo := g.pick("topology", "ctlr", "direct")
 	bus := func(name string) []KV {
 		// type 3 is neither: DiskSim takes it (an exclusive bus; an
@@ -208,10 +227,21 @@ func (g *gen) path(m *Model) {
 		{"Maximum queue length", "0"}, {"Print stats", "0"}}
 }
 
-// queue returns an ioqueue: FCFS, absolute or not, with the other
-// values the manual lists that leave an FCFS queue's order alone.
+// queue returns an ioqueue: FCFS or one of the policies that order by
+// block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN), with the
+// other values the manual lists that leave the order alone (no
+// sequential stream, timeout or priority scheme).
 func (g *gen) queue(who string) []KV {
-	return []KV{{"Scheduling policy", "1"},
+	r := g.r
+	if g.policies != nil {
+		g.r = g.policies
+	}
+	policy := g.pick(who+" scheduling policy", "1", "2", "3", "4", "17")
+	g.r = r
+	if policy != "1" {
+		g.scheduling = true
+	}
+	return []KV{{"Scheduling policy", policy},
 		{"Cylinder mapping strategy", g.cylMap(who)},
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
 		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},

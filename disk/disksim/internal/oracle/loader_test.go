@@ -41,6 +41,8 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Head switch time", "-0.5", ""},
 		{"Percent error in rpms", "150.0", ""},
 		{"Arbitration type", "3", ""},
+		{"Scheduling policy", "17", ""},
+		{"Scheduling policy", "8", "Scheduling policy = 8: exact mode does not model it yet"},
 		{"Fast write level", "3", "Fast write level = 3: DiskSim accepts 0..2 only (disk_postpass_perdisk)"},
 		{"Preseeking level", "3", "disk_postpass_perdisk"},
 		{"Never disconnect", "2", "Never disconnect = 2: DiskSim accepts 0..1 only (disk_postpass_perdisk)"},

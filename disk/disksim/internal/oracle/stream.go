@@ -39,16 +39,36 @@ var (
 
 // PickStream draws pair i's stream shape with the coverage windows.
 func (g *gen) stream(size, n int) StreamSpec {
-	format := g.pick("stream format", "validate", "ascii")
+	format := g.queueing("stream format", g.pick("stream format", "validate", "ascii"), "validate", "ascii")
 	if format == "ascii" {
 		n += 10 // DiskSim stops at the last arrival: a few stay outstanding
 	}
 	return StreamSpec{
 		Format: format,
 		Kind:   g.pick("stream kind", "mixed", "random", "sequential", "reread", "writeread", "strided", "large"),
-		Gaps:   g.pick("stream gaps", "mixed", "zero", "small", "large"),
+		Gaps:   g.queueing("stream gaps", g.pick("stream gaps", "mixed", "zero", "small", "large"), "large", "zero"),
 		Size:   size, N: n, Seed: g.r.Uint64(),
 	}
+}
+
+// queueing returns val, the value drawn for dimension name, or alt in
+// its place when val is idle (keeps the queues short) and the model
+// schedules by a policy other than FCFS, unless a coverage window or
+// the caller forced val: so that those policies see queues to order.
+func (g *gen) queueing(name, val, idle, alt string) string {
+	return g.queueingIf(g.scheduling, name, val, idle, alt)
+}
+
+// queueingIf is queueing for a model that schedules when sched is set.
+func (g *gen) queueingIf(sched bool, name, val, idle, alt string) string {
+	if val != idle || !sched {
+		return val
+	}
+	if _, forced := g.force[name]; forced || g.window(name, len(g.valsOf(name))) >= 0 {
+		return val
+	}
+	g.used[name] = alt
+	return alt
 }
 
 // Record is one request of a stream.
