@@ -28,10 +28,11 @@
 // scheduling FCFS (policy 1) or by logical block number (2
 // ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN), with no timeout
 // or priority queues; the driver computing all times (constant access
-// time 0). Other configurations DiskSim accepts (53C700-based and
-// complex controllers, chains of controllers, the cylinder- and
-// positioning-time-based scheduling policies, traced access or queue
-// times) are load errors naming the parameter.
+// time 0) or completing each request in a constant time. Other
+// configurations DiskSim accepts (53C700-based and complex controllers,
+// chains of controllers, the cylinder- and positioning-time-based
+// scheduling policies, traced access or queue times) are load errors
+// naming the parameter.
 //
 // # Refinements
 //

@@ -111,9 +111,11 @@ func (l *loader) exactDriver(b *Block, m *exact.Model) error {
 	return readBlock(b, driverSpecs, func(name string, p Param) error {
 		switch name {
 		case "Constant access time":
-			if f, _ := p.Value.Float(); f != 0 {
-				return errAt(p.Pos, "Constant access time = %g: exact mode simulates the subsystem (0)", f)
+			f, _ := p.Value.Float()
+			if f < 0 {
+				return errAt(p.Pos, "Constant access time = %g: exact mode does not model traced access or queue times yet (0 simulates the subsystem, a positive time completes each request in that time)", f)
 			}
+			m.DriverConstTime = f
 		case "Use queueing in subsystem":
 			n, _ := p.Value.Int()
 			m.DriverQueueing = n != 0

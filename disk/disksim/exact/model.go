@@ -3,6 +3,7 @@ package exact
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Model is a DiskSim 4.0 disk and the path from the host to it, with
@@ -20,6 +21,11 @@ type Model struct {
 	Queue, DriverQueue Queue
 	// DriverQueueing is the driver's "Use queueing in subsystem".
 	DriverQueueing bool
+	// DriverConstTime is the driver's "Constant access time", ms: 0
+	// simulates the subsystem; a positive time completes every request
+	// that long after the driver schedules it, the subsystem untouched
+	// (iodriver_schedule). Traced times (negative) are not simulated.
+	DriverConstTime float64
 	// Bus is the bus the disk sits on.
 	Bus Bus
 	// Controller, when not nil, sits between the driver's bus (TopBus)
@@ -205,6 +211,9 @@ func (m *Model) Check() error {
 		if l.Sparing == trackSparing && len(z.Slips)+len(z.Defects) > z.Spares {
 			bad("zone %d: %d slips and %d defects outnumber its %d spare tracks: DiskSim 4.0 asserts (dm_layout_g1_initialize)", i, len(z.Slips), len(z.Defects), z.Spares)
 		}
+	}
+	if m.DriverConstTime < 0 || math.IsNaN(m.DriverConstTime) {
+		bad("driver: Constant access time = %g: exact mode does not model traced access or queue times yet", m.DriverConstTime)
 	}
 	if m.Mech.RPM < 1 {
 		bad("rotation speed %d rpm", m.Mech.RPM)

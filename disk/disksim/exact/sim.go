@@ -301,8 +301,20 @@ func (s *Sim) drvCanSend() bool {
 	return out == 0
 }
 
-// driverSchedule is iodriver_schedule: the request goes down the path.
+// driverSchedule is iodriver_schedule: the request goes down the path,
+// or, with a constant access time, completes that long after as an
+// interrupt that never reaches the device.
 func (s *Sim) driverSchedule(e *event) {
+	if s.m.DriverConstTime > 0 {
+		e.typ = evInterruptArrive
+		e.cause = causeCompletion
+		i := s.alloc()
+		i.typ = evInterruptArrive
+		i.info = e
+		i.time = s.now + s.m.DriverConstTime // intr_request: simtime + curr->time
+		s.schedule(i)
+		return
+	}
 	e.typ = evAccessArrive
 	s.deliverDown(e)
 }
@@ -347,6 +359,11 @@ func (s *Sim) driverInterruptComplete(i *event) {
 	r := i.info
 	if r.cause == causeCompletion {
 		s.accessComplete(r)
+	}
+	if s.m.DriverConstTime > 0 {
+		// iodriver_respond_to_device answers no device
+		s.release(i)
+		return
 	}
 	switch r.cause {
 	case causeCompletion:

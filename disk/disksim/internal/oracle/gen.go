@@ -199,7 +199,7 @@ func (g *gen) pair(n int) Pair {
 
 // path sets the driver, its queue, the buses and the controller.
 func (g *gen) path(m *Model) {
-	m.Driver = []KV{{"type", "1"}, {"Constant access time", "0.0"}, {"Use queueing in subsystem", g.flag("driver queueing")}}
+	m.Driver = []KV{{"type", "1"}, {"Constant access time", g.constTime()}, {"Use queueing in subsystem", g.flag("driver queueing")}}
 	m.DriverSched = g.queue("driver")
 	m.DiskSched = g.queue("disk")
 	// the disk's queue holds more than one request only when the
@@ -248,6 +248,27 @@ func (g *gen) queue(who string) []KV {
 		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
 		{"Scheduling timeout scheme", "0"}, {"Timeout time/weight", "6"}, {"Timeout scheduling", "4"},
 		{"Scheduling priority scheme", "0"}, {"Priority scheduling", "4"}}
+}
+
+// constTime draws the driver's constant access time: 0 (the subsystem
+// is simulated) or a time every request takes, ms, the latter in its
+// coverage window only (a pair with it leaves the disk idle); it draws
+// nothing at random, so that the pairs outside the window stay as they
+// were.
+func (g *gen) constTime() string {
+	const name = "driver constant access time"
+	vals := []string{"0.0", "2.500000", "12.000000"}
+	if g.vals != nil {
+		g.vals[name] = vals
+	}
+	v := vals[0]
+	if f, ok := g.force[name]; ok {
+		v = f
+	} else if k := g.window(name, len(vals)); k >= 0 {
+		v = vals[k]
+	}
+	g.used[name] = v
+	return v
 }
 
 // withForce returns force with key set to val, without changing a

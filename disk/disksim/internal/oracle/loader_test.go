@@ -42,6 +42,8 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Percent error in rpms", "150.0", ""},
 		{"Arbitration type", "3", ""},
 		{"Scheduling policy", "17", ""},
+		{"Constant access time", "3.5", ""},
+		{"Constant access time", "-1.0", "Constant access time = -1: exact mode does not model traced access or queue times yet"},
 		{"Scheduling policy", "8", "Scheduling policy = 8: exact mode does not model it yet"},
 		{"Fast write level", "3", "Fast write level = 3: DiskSim accepts 0..2 only (disk_postpass_perdisk)"},
 		{"Preseeking level", "3", "disk_postpass_perdisk"},
