@@ -77,18 +77,20 @@ func parseUint(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 19 {
 		return 0, false
 	}
-	var v int64
+	// Nineteen digits stay below 10^19 < 2^64, so v cannot wrap: one
+	// range check at the end replaces one per digit.
+	var v uint64
 	for _, c := range b {
-		if c < '0' || c > '9' {
+		d := c - '0'
+		if d > 9 {
 			return 0, false
 		}
-		d := int64(c - '0')
-		if v > (math.MaxInt64-d)/10 {
-			return 0, false
-		}
-		v = v*10 + d
+		v = v*10 + uint64(d)
 	}
-	return v, true
+	if v > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(v), true
 }
 
 // parseInt parses a decimal integer with an optional leading minus.

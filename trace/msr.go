@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"io"
 	"math"
 	"time"
@@ -36,6 +37,14 @@ func NewMSRReader(r io.Reader, name string) *MSRReader {
 func (m *MSRReader) Next() (Record, error) { return m.next(m.parse) }
 
 func (m *MSRReader) parse(line []byte) (Record, error) {
+	if rec, ok := parseMSRPlain(line); ok {
+		return rec, nil
+	}
+	return m.parseFields(line)
+}
+
+// parseFields reads line field by field, saying which one is wrong.
+func (m *MSRReader) parseFields(line []byte) (Record, error) {
 	var rec Record
 	if _, err := m.split(line, ',', 7, 7); err != nil {
 		return rec, err
@@ -71,4 +80,70 @@ func (m *MSRReader) parse(line []byte) (Record, error) {
 	}
 	rec.Measured, err = m.ticks("response", f[6], tick)
 	return rec, err
+}
+
+// parseMSRPlain parses in one pass the line every published MSR record
+// is, digits and commas with no blanks, and reports false for any other,
+// valid or not: parse then reads it field by field, with the checks and
+// errors of the format. Where it reports true it returns what that
+// reading would. Numbers of at most 18 digits cannot overflow an int64,
+// and their sums below stay under 2*10^18.
+func parseMSRPlain(line []byte) (Record, bool) {
+	var rec Record
+	ts, i, ok := plainDigits(line, 0, false)
+	if !ok || ts-filetimeUnixEpoch > math.MaxInt64/100 || ts-filetimeUnixEpoch < math.MinInt64/100 {
+		return rec, false
+	}
+	rec.Time = sim.Time((ts - filetimeUnixEpoch) * 100)
+	host := bytes.IndexByte(line[i:], ',') // the host name, not kept
+	if host < 0 {
+		return rec, false
+	}
+	dev, i, ok := plainDigits(line, i+host+1, false)
+	if !ok || dev > math.MaxInt32 {
+		return rec, false
+	}
+	rec.Device = int(dev)
+	typ := bytes.IndexByte(line[i:], ',')
+	switch {
+	case typ < 0:
+		return rec, false
+	case equalFold(line[i:i+typ], "read"):
+		rec.Op = sim.Read
+	case equalFold(line[i:i+typ], "write"):
+		rec.Op = sim.Write
+	default:
+		return rec, false
+	}
+	if rec.Offset, i, ok = plainDigits(line, i+typ+1, false); !ok {
+		return rec, false
+	}
+	if rec.Length, i, ok = plainDigits(line, i, false); !ok || rec.Length == 0 {
+		return rec, false
+	}
+	resp, _, ok := plainDigits(line, i, true)
+	if !ok || resp > math.MaxInt64/int64(tick) {
+		return rec, false
+	}
+	rec.Measured = time.Duration(resp) * tick
+	return rec, true
+}
+
+// plainDigits parses the 1 to 18 digits of line from i up to a comma
+// (the end of the line if last), returning the value and the index after
+// the comma. It reports false for anything else.
+func plainDigits(line []byte, i int, last bool) (int64, int, bool) {
+	start := i
+	var v int64
+	for ; i < len(line); i++ {
+		d := line[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + int64(d)
+	}
+	if n := i - start; n == 0 || n > 18 || last != (i == len(line)) || !last && line[i] != ',' {
+		return 0, 0, false
+	}
+	return v, i + 1, true
 }
