@@ -177,10 +177,13 @@ type OffsetMap struct {
 // MapReader maps the offsets of a Reader onto a target; see MapOffsets.
 type MapReader struct {
 	inner
-	m     OffsetMap
-	cap   int64 // capacity rounded down to the sector
-	n     int64
-	moved int64
+	m   OffsetMap
+	cap int64 // capacity rounded down to the sector
+	// ssMask is the sector size less 1 when it is a power of two
+	// above 1, else 0.
+	ssMask int64
+	n      int64
+	moved  int64
 }
 
 // Moved returns how many records so far ended past the target and were
@@ -231,7 +234,11 @@ func MapOffsets(r Reader, m OffsetMap) (*MapReader, error) {
 	if ss := int64(m.SectorSize); ss > 1 {
 		c -= c % ss
 	}
-	return &MapReader{inner: inner{src: r}, m: m, cap: c}, nil
+	mr := &MapReader{inner: inner{src: r}, m: m, cap: c}
+	if ss := int64(m.SectorSize); ss > 1 && ss&(ss-1) == 0 {
+		mr.ssMask = ss - 1
+	}
+	return mr, nil
 }
 
 // Next returns the next record with its offset mapped.
@@ -250,9 +257,9 @@ func (p *MapReader) Next() (Record, error) {
 	}
 	off, end := rec.Offset, rec.End()
 	if ss > 1 {
-		off -= off % ss
-		if r := end % ss; r != 0 {
-			end += ss - r
+		off = p.alignDown(off)
+		if a := p.alignDown(end); a != end {
+			end = a + ss
 		}
 	}
 	length := end - off
@@ -282,16 +289,26 @@ func (p *MapReader) Next() (Record, error) {
 		off = int64(q)
 	}
 	if ss > 1 {
-		off -= off % ss
+		off = p.alignDown(off)
 	}
 	if off+length > p.cap {
 		off = p.cap - length
 		if ss > 1 {
-			off -= off % ss
+			off = p.alignDown(off)
 		}
 	}
 	rec.Offset, rec.Length = off, length
 	return rec, nil
+}
+
+// alignDown rounds a non-negative offset down to a multiple of the
+// sector size (above 1): by a mask when the size is a power of two, as
+// sector sizes are, sparing the division.
+func (p *MapReader) alignDown(off int64) int64 {
+	if p.ssMask != 0 {
+		return off &^ p.ssMask
+	}
+	return off - off%int64(p.m.SectorSize)
 }
 
 // MaxReorderWindow is the largest window Reorder accepts, and the most

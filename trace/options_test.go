@@ -64,6 +64,10 @@ func TestMapOffsets(t *testing.T) {
 			[]int64{4096, 4096, 8192, 4096, 0, 1536, capacity - 4096, 4096, 1 << 40, 0}, ""},
 		{OffsetMap{Mode: MapScale, Capacity: capacity, SectorSize: 4096, SourceCapacity: 4 << 20},
 			[]int64{0, 4096, (3<<20 + 8192) / 4 / 4096 * 4096, 4096, 0, 4096, capacity/4 - 4096, 8192, 1 << 40, 0}, ""},
+		// A sector size that is not a power of two aligns by division.
+		{OffsetMap{Mode: MapWrap, Capacity: capacity, SectorSize: 520},
+			[]int64{4160 - 520, 4680, (3<<20 + 8192) % (capacity / 520 * 520) / 520 * 520, 4680, 0, 1560,
+				capacity/520*520 - 4680, 4680, 1 << 40, 0}, ""},
 		{OffsetMap{Mode: MapReject, Capacity: capacity}, []int64{4096, 4096},
 			"trace: record 2: write 4096 bytes at 3153920 ends past the 1048576-byte device (map offsets with wrap or scale)"},
 	}
