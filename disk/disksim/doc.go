@@ -25,14 +25,16 @@
 //
 // Exact mode simulates a driver, a bus, optionally a pass-through
 // controller (type 1) and a second bus, and the disk; ioqueues
-// scheduling FCFS (policy 1) or by logical block number (2
-// ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN), with no timeout
-// or priority queues; the driver computing all times (constant access
+// scheduling FCFS (policy 1), by logical block number (2
+// ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN) or by cylinder
+// (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, 18 VSCAN_CYL, under
+// cylinder mapping strategy 0, or 4 for VSCAN_CYL), with no timeout or
+// priority queues; the driver computing all times (constant access
 // time 0) or completing each request in a constant time. Other
 // configurations DiskSim accepts (53C700-based and complex controllers,
-// chains of controllers, the cylinder- and positioning-time-based
-// scheduling policies, traced access or queue times) are load errors
-// naming the parameter.
+// chains of controllers, the positioning-time-based scheduling
+// policies, the cylinder policies under other mapping strategies,
+// traced access or queue times) are load errors naming the parameter.
 //
 // # Refinements
 //

@@ -130,12 +130,13 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 	if b.Type != "disksim_ioqueue" {
 		return errAt(b.Pos, "Scheduler: want a disksim_ioqueue block, got %s", b.Type)
 	}
-	return readBlock(b, queueSpecs, func(name string, p Param) error {
+	cylMapAt := b.Pos
+	err := readBlock(b, queueSpecs, func(name string, p Param) error {
 		n, _ := p.Value.Int()
 		switch name {
 		case "Scheduling policy":
 			if !exact.SimulatedPolicy(int(n)) {
-				return errAt(p.Pos, "Scheduling policy = %d: exact mode does not model it yet (it simulates 1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN and 17 VSCAN_LBN; --disksim-mode refined takes 3, 4, 6-10)", n)
+				return errAt(p.Pos, "Scheduling policy = %d: exact mode does not model it yet (it simulates %s; --disksim-mode refined takes 3, 4, 6-10)", n, exact.SimulatedPolicies)
 			}
 			q.Policy = int(n)
 		case "Sequential stream scheme", "Overlapping request scheme":
@@ -144,6 +145,7 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 			}
 		case "Cylinder mapping strategy":
 			q.CylMap = int(n)
+			cylMapAt = p.Pos
 		case "Scheduling timeout scheme", "Scheduling priority scheme":
 			if n != 0 {
 				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
@@ -151,6 +153,11 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 		}
 		return nil
 	})
+	if err == nil && !exact.SimulatedCylinderMapping(q.Policy, q.CylMap) {
+		// the cylinder policies order by the mapping
+		return errAt(cylMapAt, "Cylinder mapping strategy = %d: exact mode does not model it yet for Scheduling policy %d (it simulates strategies 0 and 6 under policies 5, 6, 7 and 18, and 4 under 18)", q.CylMap, q.Policy)
+	}
+	return err
 }
 
 func (l *loader) exactBus(b *Block, bus *exact.Bus) error {

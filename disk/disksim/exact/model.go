@@ -149,11 +149,13 @@ type Disk struct {
 type Queue struct {
 	Policy       int
 	AbsoluteFCFS bool
-	// CylMap is the cylinder mapping strategy: the policies simulated
-	// order nothing by it, but strategy 6 (average sectors per
-	// cylinder) divides by a per-queue count DiskSim 4.0 never sets
-	// (ioqueue_get_cylinder_mapping), so the first request to enter the
-	// queue stops DiskSim.
+	// CylMap is the cylinder mapping strategy: the cylinder policies
+	// (5, 6, 7, 18) order by it (0: every block on cylinder 0, surface
+	// 0; 4: the disk's full mapping; SimulatedCylinderMapping says
+	// which pairs are simulated), the others order nothing by it; strategy 6
+	// (average sectors per cylinder) divides by a per-queue count
+	// DiskSim 4.0 never sets (ioqueue_get_cylinder_mapping), so the
+	// first request to enter the queue stops DiskSim.
 	CylMap int
 }
 
@@ -219,11 +221,13 @@ func (m *Model) Check() error {
 		bad("rotation speed %d rpm", m.Mech.RPM)
 	}
 	for _, q := range []struct {
-		who    string
-		policy int
-	}{{"disk", m.Queue.Policy}, {"driver", m.DriverQueue.Policy}} {
-		if !SimulatedPolicy(q.policy) {
-			bad("%s queue: Scheduling policy = %d: exact mode does not model it yet (simulated: 1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN)", q.who, q.policy)
+		who string
+		Queue
+	}{{"disk", m.Queue}, {"driver", m.DriverQueue}} {
+		if !SimulatedPolicy(q.Policy) {
+			bad("%s queue: Scheduling policy = %d: exact mode does not model it yet (simulated: %s)", q.who, q.Policy, SimulatedPolicies)
+		} else if !SimulatedCylinderMapping(q.Policy, q.CylMap) {
+			bad("%s queue: Cylinder mapping strategy = %d: exact mode does not model it yet for Scheduling policy %d (it simulates strategies 0 and 6 under policies 5, 6, 7 and 18, and 4 under 18)", q.who, q.CylMap, q.Policy)
 		}
 	}
 	d := &m.Disk
@@ -259,10 +263,10 @@ func newSim(m *Model) (*Sim, error) {
 		s.diskBus.id = 0
 	}
 	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6,
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}}
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap)}
 	dk := &s.d
 	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled,
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}}
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap)}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1

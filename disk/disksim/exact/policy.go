@@ -23,11 +23,16 @@ const (
 	dirDesc = 2
 )
 
+// SimulatedPolicies lists the scheduling policies SimulatedPolicy
+// accepts, for error messages.
+const SimulatedPolicies = "1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, 17 VSCAN_LBN, 18 VSCAN_CYL"
+
 // SimulatedPolicy reports whether exact mode simulates scheduling
 // policy n (the ioqueue's "Scheduling policy") as DiskSim 4.0 does.
 func SimulatedPolicy(n int) bool {
 	switch n {
-	case schedFCFS, schedElevatorLBN, schedCycleLBN, schedSSTFLBN, schedVScanLBN:
+	case schedFCFS, schedElevatorLBN, schedCycleLBN, schedSSTFLBN, schedVScanLBN,
+		schedElevatorCyl, schedSSTFCyl, schedCycleCyl, schedVScanCyl:
 		return true
 	}
 	return false
@@ -41,24 +46,25 @@ type lbnState struct {
 	numBlocks  int  // the device's block count (device_get_number_of_blocks)
 }
 
-// insertOrdered puts b into the list sorted by block number, after any
-// equal ones (ioqueue_insert_ordered_to_queue with cylinder and
-// surface 0). The list is not empty.
+// insertOrdered puts b into the list sorted by cylinder, surface and
+// block number, after any equal ones (ioqueue_insert_ordered_to_queue;
+// the LBN policies' cylinders and surfaces are 0). The list is not
+// empty.
 func (q *ioqueue) insertOrdered(b *iobuf) {
 	head := q.list.next
 	switch {
-	case b.blkno < head.blkno:
+	case before(b, head):
 		b.next, b.prev = head, q.list
 		head.prev = b
 		q.list.next = b
-	case b.blkno >= q.list.blkno:
+	case !before(b, q.list):
 		b.next, b.prev = head, q.list
 		head.prev = b
 		q.list.next = b
 		q.list = b
 	default:
 		run := head
-		for b.blkno >= run.next.blkno {
+		for !before(b, run.next) {
 			run = run.next
 		}
 		b.next, b.prev = run.next, run
@@ -79,6 +85,13 @@ func (q *ioqueue) pick() *iobuf {
 		// never sets (its computation in ioqueue_subqueue_initialize is
 		// commented out): 0, as for SSTF_LBN.
 		return q.pickLBNVScan(0)
+	case schedElevatorCyl:
+		return q.pickCylVScan(q.numCyls)
+	case schedCycleCyl:
+		return q.pickCylScan()
+	case schedSSTFCyl, schedVScanCyl:
+		// VSCAN_CYL's value is vscan_cyls, never set: 0
+		return q.pickCylVScan(0)
 	}
 	return q.chooseFCFS()
 }
@@ -94,21 +107,35 @@ func (q *ioqueue) singleDirection(t *iobuf) {
 				q.dir = dirAsc
 			}
 		}
+	case schedElevatorCyl, schedVScanCyl:
+		if q.lastCyl != t.cylinder {
+			q.dir = dirDesc
+			if q.lastCyl < t.cylinder {
+				q.dir = dirAsc
+			}
+		}
 	}
 }
 
 // setLast records the block the queue's policy measures from after
 // handing out t (the switch in ioqueue_get_next_request_from_subqueue
-// and ioqueue_get_specific_request_from_subqueue).
+// and ioqueue_get_specific_request_from_subqueue), and for the
+// cylinder policies its cylinder and surface.
 func (q *ioqueue) setLast(t *iobuf) {
 	switch q.sched {
-	case schedElevatorLBN, schedCycleLBN, schedPriVScanLBN:
+	case schedElevatorLBN, schedCycleLBN, schedPriVScanLBN, schedElevatorCyl, schedCycleCyl:
 		q.lastBlk = t.blkno
 	case schedSSTFLBN, schedVScanLBN:
 		// VSCAN_LBN with vscan_cyls 0 falls through to SSTF_LBN's case
 		q.lastBlk = t.blkno + t.totalSize
+	case schedVScanCyl:
+		// with vscan_cyls 0 the source's switch passes over VSCAN_CYL
+		// in SSTF_LBN's case and leaves the last block as it was
 	default:
 		q.lastBlk = t.blkno + t.totalSize - 1
+	}
+	if cylinderPolicy(q.sched) {
+		q.lastCyl, q.lastSurface = q.cylinderOf(q.lastBlk)
 	}
 }
 
@@ -169,15 +196,7 @@ func (q *ioqueue) pickLBNVScan(value int) *iobuf {
 	if t.blkno < q.lastBlk {
 		bottom = q.lbnBottom(t, head)
 	}
-	if t.next != head {
-		top = t
-		if t.blkno < q.lastBlk {
-			top = t.next
-		}
-		for top.next != head && !q.readyToGo(top) {
-			top = top.next
-		}
-	}
+	top = q.above(t, head)
 	switch {
 	case top == nil || !q.readyToGo(top):
 		t = bottom
@@ -219,6 +238,29 @@ func (q *ioqueue) nearer(top, bottom *iobuf, value int) *iobuf {
 	} else if d1 != 0 {
 		d1 += value
 	}
+	return q.tieBreak(top, bottom, d1, d2)
+}
+
+// above returns the candidate at or above the last block, from t, the
+// last iobuf below it (or the head): the first ready one up to the
+// list's end, else the last; nil when t is the last.
+func (q *ioqueue) above(t, head *iobuf) *iobuf {
+	if t.next == head {
+		return nil
+	}
+	top := t
+	if t.blkno < q.lastBlk {
+		top = t.next
+	}
+	for top.next != head && !q.readyToGo(top) {
+		top = top.next
+	}
+	return top
+}
+
+// tieBreak takes top (d1 away) or bottom (d2 away), whichever is
+// nearer; a tie goes the way sstfupdown says and flips it.
+func (q *ioqueue) tieBreak(top, bottom *iobuf, d1, d2 int) *iobuf {
 	t := top
 	if d1 > d2 || (d1 == d2 && q.sstfUpDown) {
 		t = bottom

@@ -11,7 +11,11 @@ import (
 // a time, as a driver without queueing in the subsystem does. It
 // returns the blocks in the order handed out.
 func serve(policy, first int, rest ...int) []int {
-	q := &ioqueue{sched: policy, lbnState: lbnState{dir: dirAsc, numBlocks: 1000}}
+	return serveQueue(&ioqueue{sched: policy, lbnState: lbnState{dir: dirAsc, numBlocks: 1000}}, first, rest...)
+}
+
+// serveQueue is serve on queue q.
+func serveQueue(q *ioqueue, first int, rest ...int) []int {
 	opid := 0
 	add := func(blk int) {
 		opid++
@@ -71,7 +75,75 @@ func TestSSTFTiesAlternate(t *testing.T) {
 // TestSimulatedPolicy lists what exact mode models.
 func TestSimulatedPolicy(t *testing.T) {
 	for n := -1; n <= 30; n++ {
-		want := n == 1 || n == 2 || n == 3 || n == 4 || n == 17
+		want := (n >= 1 && n <= 7) || n == 17 || n == 18
 		assert.Equal(t, want, SimulatedPolicy(n), "policy %d", n)
+	}
+}
+
+// tenPerCylinder is a queue under policy whose cylinder mapping puts
+// ten blocks on each of 100 cylinders, on one surface.
+func tenPerCylinder(policy int) *ioqueue {
+	return &ioqueue{sched: policy, lbnState: lbnState{dir: dirAsc, numBlocks: 1000},
+		cylState: cylState{numCyls: 100, mapping: func(lbn int) (int, int) { return lbn / 10, 0 }}}
+}
+
+// TestCylinderPolicies checks the cylinder policies' orders against
+// the hand-worked rules of src/disksim_ioqueue.c, ten blocks a
+// cylinder. After block 60 (cylinder 6) the queue holds 50, 10, 90, 30
+// and 65 (in arrival order):
+//   - all but VSCAN_CYL first take 65, the ready request on the last
+//     cylinder at or after the last block
+//     (ioqueue_identify_request_on_cylinder);
+//   - SSTF_CYL then measures cylinders from 65's: 50 (1 away) before
+//     90 (3), then down to 30 and 10, then 90;
+//   - ELEVATOR_CYL adds the disk's 100 cylinders to turning back: 90,
+//     then down;
+//   - CYCLE_CYL goes up and wraps to the lowest cylinder;
+//   - VSCAN_CYL never moves its last block (0, cylinder 0): it always
+//     takes the lowest block.
+func TestCylinderPolicies(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		policy int
+		want   []int
+	}{
+		{"SSTF_CYL", schedSSTFCyl, []int{60, 65, 50, 30, 10, 90}},
+		{"ELEVATOR_CYL", schedElevatorCyl, []int{60, 65, 90, 50, 30, 10}},
+		{"CYCLE_CYL", schedCycleCyl, []int{60, 65, 90, 10, 30, 50}},
+		{"VSCAN_CYL", schedVScanCyl, []int{60, 10, 30, 50, 65, 90}},
+	} {
+		assert.Equal(t, c.want, serveQueue(tenPerCylinder(c.policy), 60, 50, 10, 90, 30, 65), c.name)
+	}
+}
+
+// TestSSTFCylTiesByCylinder: 51 and 79 are one cylinder either side of
+// 60's, a tie the first time going up (SSTF_LBN takes 51, 10 blocks
+// from 61 against 79's 18).
+func TestSSTFCylTiesByCylinder(t *testing.T) {
+	assert.Equal(t, []int{60, 79, 51}, serveQueue(tenPerCylinder(schedSSTFCyl), 60, 51, 79))
+	assert.Equal(t, []int{60, 51, 79}, serve(schedSSTFLBN, 60, 51, 79))
+}
+
+// TestCylinderPolicyUnmapped: under cylinder mapping 0 every block is
+// on cylinder 0, so SSTF_CYL takes the first ready block at or after
+// the last one served and wraps to the lowest.
+func TestCylinderPolicyUnmapped(t *testing.T) {
+	q := &ioqueue{sched: schedSSTFCyl, lbnState: lbnState{dir: dirAsc, numBlocks: 1000}}
+	assert.Equal(t, []int{60, 90, 10, 30, 50}, serveQueue(q, 60, 50, 10, 90, 30))
+}
+
+// TestSimulatedCylinderMapping: the cylinder policies take strategies
+// 0 and 6, VSCAN_CYL 4 as well; the others any.
+func TestSimulatedCylinderMapping(t *testing.T) {
+	for _, p := range []int{1, 2, 3, 4, 17} {
+		for m := 0; m <= 6; m++ {
+			assert.True(t, SimulatedCylinderMapping(p, m), "policy %d mapping %d", p, m)
+		}
+	}
+	for _, p := range []int{5, 6, 7, 18} {
+		for m := 0; m <= 6; m++ {
+			want := m == 0 || m == 6 || (m == 4 && p == 18)
+			assert.Equal(t, want, SimulatedCylinderMapping(p, m), "policy %d mapping %d", p, m)
+		}
 	}
 }

@@ -19,6 +19,8 @@ type iobuf struct {
 	next, prev *iobuf
 	totalSize  int
 	blkno      int
+	cylinder   int // by the queue's cylinder mapping strategy
+	surface    int
 	flags      int
 	iolist     *event
 	reqCnt     int
@@ -38,6 +40,7 @@ type ioqueue struct {
 	absoluteFCFS   bool
 	divZero        bool // cylinder mapping 6: adding a request stops DiskSim
 	lbnState
+	cylState
 	tr func(string)
 	// enabled, when set, says whether a request may be chosen now
 	// (the disk's enablement function); it may change the disk's state,
@@ -58,6 +61,9 @@ func (q *ioqueue) add(r *event, now float64) {
 	r.time = now
 	b := &iobuf{startTime: -1, state: iobWaiting, totalSize: r.bcount, blkno: r.blkno,
 		flags: r.flags, iolist: r, reqCnt: 1, opid: r.opid}
+	if cylinderPolicy(q.sched) {
+		b.cylinder, b.surface = q.cylinderOf(r.blkno)
+	}
 	r.next = nil
 	q.iobufCnt++
 	q.listLen++

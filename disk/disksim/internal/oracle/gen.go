@@ -228,7 +228,8 @@ func (g *gen) path(m *Model) {
 }
 
 // queue returns an ioqueue: FCFS or one of the policies that order by
-// block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN), with the
+// block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN) or by
+// cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL, VSCAN_CYL), with the
 // other values the manual lists that leave the order alone (no
 // sequential stream, timeout or priority scheme).
 func (g *gen) queue(who string) []KV {
@@ -236,13 +237,13 @@ func (g *gen) queue(who string) []KV {
 	if g.policies != nil {
 		g.r = g.policies
 	}
-	policy := g.pick(who+" scheduling policy", "1", "2", "3", "4", "17")
+	policy := g.pick(who+" scheduling policy", "1", "2", "3", "4", "17", "5", "6", "7", "18")
 	g.r = r
 	if policy != "1" {
 		g.scheduling = true
 	}
 	return []KV{{"Scheduling policy", policy},
-		{"Cylinder mapping strategy", g.cylMap(who)},
+		{"Cylinder mapping strategy", g.cylMap(who, policy)},
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
 		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
 		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
@@ -286,13 +287,26 @@ func withForce(force map[string]string, key, val string) map[string]string {
 
 // cylMap draws a queue's cylinder mapping strategy. Strategy 6 divides
 // by zero in DiskSim 4.0 at the first request (the queue's sectors per
-// cylinder are never set), so only the wild pairs draw it.
-func (g *gen) cylMap(who string) string {
+// cylinder are never set), so only the wild pairs draw it. The
+// cylinder policies order by the mapping and exact mode simulates 0
+// and 6 under them, and 4 under VSCAN_CYL: other values become 0 (4
+// under VSCAN_CYL), drawing nothing more, so that the other draws stay
+// as they were.
+func (g *gen) cylMap(who, policy string) string {
+	name := who + " cylinder mapping"
 	vals := []string{"0", "1", "2", "3", "4", "5"}
 	if g.wild {
 		vals = append(vals, "6")
 	}
-	return g.pick(who+" cylinder mapping", vals...)
+	v := g.pick(name, vals...)
+	switch {
+	case policy == "18" && v != "0" && v != "4" && v != "6":
+		v = "4"
+	case (policy == "5" || policy == "6" || policy == "7") && v != "0" && v != "6":
+		v = "0"
+	}
+	g.used[name] = v
+	return v
 }
 
 func (m *Model) slotsOf(z Zone) int {

@@ -15,14 +15,7 @@ import (
 func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 	p := Generate(0, 340, 21, 2000)
 	base := p.Model.Files()["model.parv"]
-	set := func(key, val string) string {
-		i := strings.Index(base, "  "+key+" = ")
-		if i < 0 {
-			t.Fatalf("pair 0 has no %q", key)
-		}
-		j := strings.IndexAny(base[i:], ",\n")
-		return base[:i] + "  " + key + " = " + val + base[i+j:]
-	}
+	set := func(key, val string) string { return setParam(t, base, "  ", key, val) }
 	for _, tc := range []struct {
 		key, val string
 		want     string // "" loads; else part of the error
@@ -64,4 +57,49 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 			t.Errorf("%s = %s: error %v, want %q", tc.key, tc.val, err, tc.want)
 		}
 	}
+}
+
+// TestLoaderCylinderMapping: under a cylinder policy the loader takes
+// the mapping strategies exact mode simulates there and names the
+// Cylinder mapping strategy otherwise.
+func TestLoaderCylinderMapping(t *testing.T) {
+	p := Generate(0, 340, 21, 2000)
+	base := p.Model.Files()["model.parv"]
+	set := func(s, key, val string) string { return setParam(t, s, "    ", key, val) }
+	for _, tc := range []struct {
+		policy, cylMap string
+		want           string // "" loads; else part of the error
+	}{
+		{"5", "0", ""}, {"6", "0", ""}, {"7", "0", ""}, {"18", "0", ""}, {"18", "4", ""},
+		{"7", "4", "Cylinder mapping strategy = 4: exact mode does not model it yet for Scheduling policy 7"},
+		{"5", "2", "Cylinder mapping strategy = 2"},
+		{"18", "5", "Cylinder mapping strategy = 5"},
+		{"2", "5", ""},
+	} {
+		parv := set(set(base, "Scheduling policy", tc.policy), "Cylinder mapping strategy", tc.cylMap)
+		err := loadParv(p, parv)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("policy %s, mapping %s: error %v, want %q", tc.policy, tc.cylMap, err, tc.want)
+		}
+	}
+}
+
+// loadParv loads parv with pair p's seek curve.
+func loadParv(p Pair, parv string) error {
+	files := map[string]string{"model.parv": parv}
+	if c, ok := p.Model.Files()["curve.seek"]; ok {
+		files["curve.seek"] = c
+	}
+	_, err := LoadFiles(files)
+	return err
+}
+
+// setParam sets the first parameter key indented by indent in parv.
+func setParam(t *testing.T, parv, indent, key, val string) string {
+	i := strings.Index(parv, indent+key+" = ")
+	if i < 0 {
+		t.Fatalf("pair 0 has no %q", key)
+	}
+	j := strings.IndexAny(parv[i:], ",\n")
+	return parv[:i] + indent + key + " = " + val + parv[i+j:]
 }
