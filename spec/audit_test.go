@@ -62,8 +62,8 @@ var reach = map[reflect.Type]map[string]string{
 		"StripeUnit":       "no key: the array's (stack.raid), with align: stripe",
 		"DataMembers":      "no key: the array's (stack.raid), with align: stripe",
 		"FullStripe":       "no key: the array's (stack.raid), with align: stripe",
-		"Replacement":      "no key yet: issue 24 adds stack.cache.replacement",
-		"SequentialCutoff": "no key yet: issue 24 adds it with the cache's device (stack.cache.device)",
+		"Replacement":      "stack.cache.replacement",
+		"SequentialCutoff": "stack.cache.sequential_cutoff",
 	},
 	reflect.TypeFor[host.Params](): {
 		"Name": "stack.host.preset", "Cores": "stack.host.cores", "SyscallCost": "stack.host.syscall_cost", "CopyRate": "stack.host.copy_rate",

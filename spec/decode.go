@@ -167,6 +167,7 @@ func DecodeFile(path string) (*Experiment, error) {
 
 var (
 	sizeType     = reflect.TypeFor[Size]()
+	cutoffType   = reflect.TypeFor[Cutoff]()
 	durationType = reflect.TypeFor[Duration]()
 )
 
@@ -318,6 +319,14 @@ func decodeValue(p *problems, path string, v any, dst reflect.Value) {
 	switch t {
 	case sizeType:
 		n, err := parseSize(v)
+		if err != "" {
+			p.add(path, "%s", err)
+			return
+		}
+		dst.SetInt(n)
+		return
+	case cutoffType:
+		n, err := parseCutoff(v)
 		if err != "" {
 			p.add(path, "%s", err)
 			return
@@ -536,6 +545,21 @@ func parseSize(v any) (int64, string) {
 	}
 	if n < 0 {
 		return 0, fmt.Sprintf("%d is negative: want a size in bytes from 0", n)
+	}
+	return n, ""
+}
+
+// cutoffOffWord is the value of a Cutoff that turns it off.
+const cutoffOffWord = "off"
+
+// parseCutoff reads a Cutoff: "off" (-1) or a size as parseSize reads it.
+func parseCutoff(v any) (int64, string) {
+	if s, ok := v.(string); ok && strings.EqualFold(strings.TrimSpace(s), cutoffOffWord) {
+		return int64(CutoffOff), ""
+	}
+	n, err := parseSize(v)
+	if err != "" {
+		return 0, err + ` (or "off" for no cutoff)`
 	}
 	return n, ""
 }

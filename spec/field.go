@@ -85,7 +85,7 @@ func (f Field) Kind() string {
 		t = t.Elem()
 	}
 	switch {
-	case t == sizeType:
+	case t == sizeType, t == cutoffType:
 		return "size"
 	case t == durationType:
 		return "duration"

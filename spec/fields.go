@@ -445,8 +445,8 @@ var cacheFields = Table{
 	{Path: "stack.cache.nv_ignores_flush", Doc: "a non-volatile cache acknowledges flushes at once", Default: "false"},
 	{Path: "stack.cache.replacement", Label: "cache replacement", Doc: "which clean data the cache evicts for room (dirty data is never evicted)",
 		Values: replacementNames, NoZero: true, Default: cacheDefaults.Replacement.String()},
-	{Path: "stack.cache.sequential_cutoff", Doc: "a sequential stream this long bypasses the cache (bcache's sequential_cutoff)", Unit: "bytes",
-		Aligned: true, DefaultText: "4MiB with a cache device, else none",
+	{Path: "stack.cache.sequential_cutoff", Doc: "a sequential stream this long bypasses the cache (bcache's sequential_cutoff); `off` turns it off (0 takes the default, where bcache's 0 is off)",
+		Unit: "bytes", Aligned: true, DefaultText: "4MiB with a cache device, else none",
 		defaultOf: func(_ *Experiment, pl *Plan) string {
 			if pl.CacheDevice != nil {
 				return trace.FormatSize(cache.DefaultSequentialCutoff)

@@ -72,3 +72,33 @@ func TestSetRefusesBadPaths(t *testing.T) {
 		assert.Error(t, err, path)
 	}
 }
+
+// TestSequentialCutoffOff: "off" turns the cache's sequential cutoff off
+// (CutoffOff, which a cache takes as none) through a file and a flag
+// alike, and survives a round trip; 0 stays the default and a bad
+// value names "off" as the other choice.
+func TestSequentialCutoffOff(t *testing.T) {
+	for _, v := range []string{"off", "OFF", `"off"`} {
+		var x spec.Experiment
+		require.NoError(t, spec.Set(&x, "stack.cache.sequential_cutoff", v), v)
+		assert.Equal(t, spec.CutoffOff, x.Stack.Cache.SequentialCutoff, v)
+	}
+	for text, want := range map[string]spec.Cutoff{"off": spec.CutoffOff, "0": 0, "8MiB": 8 << 20, "4096": 4096} {
+		x, err := spec.Parse([]byte("stack: {cache: {sequential_cutoff: "+text+"}}\nphases: [{rw: read, ios: 1}]"), "")
+		require.NoError(t, err, text)
+		assert.Equal(t, want, x.Stack.Cache.SequentialCutoff, text)
+		b, err := x.Stack.Cache.SequentialCutoff.MarshalText()
+		require.NoError(t, err)
+		var back spec.Cutoff
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, want, back, "round trip of %s through %q", text, b)
+	}
+	off, err := spec.CutoffOff.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "off", string(off))
+	var x spec.Experiment
+	err = spec.Set(&x, "stack.cache.sequential_cutoff", "often")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"off"`)
+	require.Error(t, spec.Set(&x, "stack.cache.sequential_cutoff", "-1"), "a negative size is no way to say off")
+}

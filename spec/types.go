@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -428,8 +429,9 @@ type Cache struct {
 	// Replacement is the replacement policy of clean data.
 	Replacement string `yaml:"replacement,omitempty" json:"replacement,omitempty"`
 	// SequentialCutoff is the length after which a sequential stream
-	// bypasses the cache.
-	SequentialCutoff Size `yaml:"sequential_cutoff,omitempty" json:"sequential_cutoff,omitempty"`
+	// bypasses the cache: zero takes the default (4 MiB on a device,
+	// none in memory), CutoffOff ("off") turns the cutoff off.
+	SequentialCutoff Cutoff `yaml:"sequential_cutoff,omitempty" json:"sequential_cutoff,omitempty"`
 	// Device, when set, keeps the cache's data on a drive (an SSD cache
 	// tier) instead of in memory.
 	Device *CacheDevice `yaml:"device,omitempty" json:"device,omitempty"`
@@ -687,6 +689,35 @@ func (s *Size) UnmarshalText(b []byte) error {
 		return err
 	}
 	*s = Size(n)
+	return nil
+}
+
+// Cutoff is the length in bytes after which a sequential stream
+// bypasses a cache (bcache's sequential_cutoff). A config gives it as a
+// Size or as "off" (CutoffOff): no stream bypasses the cache. Zero, as
+// for every key, takes the default; unlike bcache's sysfs, where 0
+// turns the cutoff off.
+type Cutoff int64
+
+// CutoffOff is the Cutoff "off": no sequential stream bypasses the
+// cache (cache.Config.SequentialCutoff negative).
+const CutoffOff Cutoff = -1
+
+// MarshalText writes "off" for CutoffOff, else the size as Size does.
+func (c Cutoff) MarshalText() ([]byte, error) {
+	if c < 0 {
+		return []byte(cutoffOffWord), nil
+	}
+	return Size(c).MarshalText()
+}
+
+// UnmarshalText parses "off" or a size with trace.ParseSize.
+func (c *Cutoff) UnmarshalText(b []byte) error {
+	n, err := parseCutoff(string(b))
+	if err != "" {
+		return errors.New(err)
+	}
+	*c = Cutoff(n)
 	return nil
 }
 

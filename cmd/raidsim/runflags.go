@@ -185,7 +185,7 @@ var runFlags = []*runFlag{
 	{name: "cache-align", group: groupCache, metavar: "stripe|none", path: "stack.cache.align", needs: cacheSec, example: "none"},
 	{name: "cache-policy", group: groupCache, metavar: "POLICY", path: "stack.cache.replacement", needs: cacheSec, example: "arc"},
 	{name: "cache-device", group: groupCache, metavar: "PRESET", path: "stack.cache.device.preset", needs: cacheSec, example: "intel-x25m-g2"},
-	{name: "sequential-cutoff", group: groupCache, metavar: "SIZE", path: "stack.cache.sequential_cutoff", needs: cacheSec, example: "8MiB"},
+	{name: "sequential-cutoff", group: groupCache, metavar: "SIZE|off", path: "stack.cache.sequential_cutoff", needs: cacheSec, example: "8MiB"},
 	{name: "warmup", group: groupCache, metavar: "N|full", path: "warmup", example: "1000"},
 
 	{name: "host", group: groupHost, metavar: "PRESET|none", path: "stack.host.preset", example: "nas-1gb"},

@@ -45,7 +45,7 @@ func TestSSDTierRaisesIOPS(t *testing.T) {
 func TestSequentialCutoffKeepsHotSet(t *testing.T) {
 	after := func(cutoff int64) float64 {
 		st := ssdTier("writeback", true)(testSizes)
-		st.Cache.SequentialCutoff = spec.Size(cutoff)
+		st.Cache.SequentialCutoff = spec.Cutoff(cutoff)
 		hot := Workload(testSizes, 4000)
 		hot.RWMixRead = nil
 		hot.RW = "randread"
