@@ -643,19 +643,28 @@ func (d *Drive) dieDone(dd *die, now sim.Time) {
 // payDue occupies die dd with a slice of the GC time its programmed units
 // took as their shares, about a program's worth of copies.
 func (d *Drive) payDue(dd *die, now sim.Time) {
-	t := min(dd.gcDue, d.gcTime(gcWork{moves: d.g.unitsPerProgram}))
-	moves := dd.gcDueMoves
-	if t < dd.gcDue {
-		moves = int(int64(dd.gcDueMoves) * int64(t) / int64(dd.gcDue))
+	d.payGCSlice(dd, now, &dd.gcDue, &dd.gcDueMoves)
+}
+
+// payGCSlice occupies die dd with a slice of a GC debt of owed time
+// covering copies copies: about a program's worth of copies, the
+// copies in proportion to the time. It takes the slice off both and
+// reports whether the debt is now paid (copies then 0).
+func (d *Drive) payGCSlice(dd *die, now sim.Time, owed *time.Duration, copies *int) (paid bool) {
+	t := min(*owed, d.gcTime(gcWork{moves: d.g.unitsPerProgram}))
+	moves := *copies
+	if t < *owed {
+		moves = int(int64(*copies) * int64(t) / int64(*owed))
 	}
 	d.payGC(dd, now, t, moves)
-	dd.gcDue -= t
-	dd.gcDueMoves -= moves
-	if dd.gcDue == 0 {
-		dd.gcDueMoves = 0
+	*owed -= t
+	*copies -= moves
+	if *owed == 0 {
+		*copies = 0
 	}
 	dd.busy, dd.batch = true, 0
 	d.eng.Schedule(dd.free, &d.hDie, dd)
+	return *owed == 0
 }
 
 // complete finishes s now, or at its acknowledgement time if later.
@@ -837,19 +846,9 @@ func (d *Drive) kickIdle(now sim.Time) {
 // time it owes, about a program's worth of copies, so that a command
 // arriving meanwhile waits for a slice, not for the whole debt.
 func (d *Drive) paySlice(dd *die, now sim.Time) {
-	t := min(dd.gcSpare, d.gcTime(gcWork{moves: d.g.unitsPerProgram}))
-	moves := dd.gcCopies
-	if t < dd.gcSpare {
-		moves = int(int64(dd.gcCopies) * int64(t) / int64(dd.gcSpare))
+	if d.payGCSlice(dd, now, &dd.gcSpare, &dd.gcCopies) {
+		dd.gcLeft = 0
 	}
-	d.payGC(dd, now, t, moves)
-	dd.gcSpare -= t
-	dd.gcCopies -= moves
-	if dd.gcSpare == 0 {
-		dd.gcCopies, dd.gcLeft = 0, 0
-	}
-	dd.busy, dd.batch = true, 0
-	d.eng.Schedule(dd.free, &d.hDie, dd)
 }
 
 // background does one step of idle work on die dd: pay a slice of the
