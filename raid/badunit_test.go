@@ -1,7 +1,6 @@
 package raid_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -9,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/raidsim/raidsim/faults"
 	"github.com/raidsim/raidsim/raid"
 	"github.com/raidsim/raidsim/sim"
 	"github.com/raidsim/raidsim/simtest"
@@ -26,19 +24,8 @@ import (
 func TestRebuildLostUnitIsNoSource(t *testing.T) {
 	const u = 16 << 10
 	eng := sim.NewEngine(1)
-	var fd []*faults.Device
-	devs := make([]sim.Device, 3)
-	newDrive := func(i int) *faults.Device {
-		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20, ReadLatency: time.Millisecond, WriteLatency: time.Millisecond})
-		require.NoError(t, err)
-		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
-		require.NoError(t, err)
-		return f
-	}
-	for i := range devs {
-		fd = append(fd, newDrive(i))
-		devs[i] = fd[i]
-	}
+	cfg := simtest.MemConfig{Capacity: 1 << 20, ReadLatency: time.Millisecond, WriteLatency: time.Millisecond}
+	devs, fd := tlerMembers(t, eng, 3, cfg)
 	a, err := raid.New(eng, raid.Config{Level: raid.RAID5, StripeUnit: u, RebuildData: true}, devs, "md0", nil)
 	require.NoError(t, err)
 	data := make([]byte, a.Capacity())
@@ -59,7 +46,8 @@ func TestRebuildLostUnitIsNoSource(t *testing.T) {
 	d0, d1 := (parity+1)%3, (parity+2)%3
 	require.NoError(t, a.Fail(parity))
 	fd[d0].MarkBad(4) // the rebuild cannot compute row 0's parity
-	require.NoError(t, a.Rebuild(newDrive(3)))
+	spare, _ := tlerMember(t, eng, 3, cfg)
+	require.NoError(t, a.Rebuild(spare))
 	eng.Run()
 	require.False(t, a.Stats().Rebuild.Active)
 

@@ -178,15 +178,7 @@ func TestWriteErrorKicksMember(t *testing.T) {
 // seed 916: the array named the other pair's range lost too).
 func TestRAID10LosesOnlyThePair(t *testing.T) {
 	eng := sim.NewEngine(1)
-	devs := make([]sim.Device, 4)
-	var fd []*faults.Device
-	for i := range devs {
-		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20})
-		require.NoError(t, err)
-		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
-		require.NoError(t, err)
-		devs[i], fd = f, append(fd, f)
-	}
+	devs, fd := tlerMembers(t, eng, 4, simtest.MemConfig{Capacity: 1 << 20})
 	a, err := raid.New(eng, raid.Config{Level: raid.RAID10, StripeUnit: 4096}, devs, "md0", nil)
 	require.NoError(t, err)
 	require.NoError(t, a.Fail(1)) // pair 0 on member 0 alone
@@ -212,10 +204,7 @@ func TestRepairIsOrderedWithWrites(t *testing.T) {
 	var mems []*simtest.MemDevice
 	var fd []*faults.Device
 	for i := range devs {
-		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20, ReadLatency: time.Millisecond, WriteLatency: lat[i]})
-		require.NoError(t, err)
-		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
-		require.NoError(t, err)
+		f, m := tlerMember(t, eng, i, simtest.MemConfig{Capacity: 1 << 20, ReadLatency: time.Millisecond, WriteLatency: lat[i]})
 		devs[i], mems, fd = f, append(mems, m), append(fd, f)
 	}
 	a, err := raid.New(eng, raid.Config{Level: raid.RAID1, StripeUnit: 4096}, devs, "md0", nil)
@@ -245,15 +234,7 @@ func TestRepairIsOrderedWithWrites(t *testing.T) {
 // 1007806: the array kept naming written data lost).
 func TestWriteMakesLostRangeGood(t *testing.T) {
 	eng := sim.NewEngine(1)
-	devs := make([]sim.Device, 2)
-	var fd []*faults.Device
-	for i := range devs {
-		m, err := simtest.NewMemDevice(eng, simtest.MemConfig{Capacity: 1 << 20})
-		require.NoError(t, err)
-		f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
-		require.NoError(t, err)
-		devs[i], fd = f, append(fd, f)
-	}
+	devs, fd := tlerMembers(t, eng, 2, simtest.MemConfig{Capacity: 1 << 20})
 	a, err := raid.New(eng, raid.Config{Level: raid.RAID1, StripeUnit: 4096, RebuildData: true}, devs, "md0", nil)
 	require.NoError(t, err)
 	require.NoError(t, a.Fail(1))
@@ -320,4 +301,28 @@ func TestTimeoutMismatchKicksDesktopDrive(t *testing.T) {
 			assert.Empty(t, fd[1].BadSectors(), "its sector rewritten")
 		}
 	}
+}
+
+// tlerMember is array member i for the fault tests: a MemDevice (real
+// bytes) of cfg behind a faults wrapper with TLER error recovery.
+func tlerMember(t *testing.T, eng *sim.Engine, i int, cfg simtest.MemConfig) (*faults.Device, *simtest.MemDevice) {
+	t.Helper()
+	m, err := simtest.NewMemDevice(eng, cfg)
+	require.NoError(t, err)
+	f, err := faults.New(eng, m, faults.Config{ERC: faults.TLER}, fmt.Sprintf("disk%d", i))
+	require.NoError(t, err)
+	return f, m
+}
+
+// tlerMembers is n tlerMembers, as devices for raid.New and as their
+// fault wrappers.
+func tlerMembers(t *testing.T, eng *sim.Engine, n int, cfg simtest.MemConfig) ([]sim.Device, []*faults.Device) {
+	t.Helper()
+	devs := make([]sim.Device, n)
+	fd := make([]*faults.Device, n)
+	for i := range devs {
+		fd[i], _ = tlerMember(t, eng, i, cfg)
+		devs[i] = fd[i]
+	}
+	return devs, fd
 }
