@@ -24,17 +24,23 @@
 // testdata/regen.sh) is replayed by the tests.
 //
 // Exact mode simulates a driver, a bus, optionally a pass-through
-// controller (type 1) and a second bus, and the disk; ioqueues
+// (type 1) or 53C700-based (type 2) controller and a second bus, and
+// the disk; ioqueues
 // scheduling FCFS (policy 1), by logical block number (2
 // ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN) or by cylinder
 // (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, 18 VSCAN_CYL, under
 // cylinder mapping strategy 0, or 4 for VSCAN_CYL), with no timeout or
 // priority queues; the driver computing all times (constant access
-// time 0) or completing each request in a constant time. Other
-// configurations DiskSim accepts (53C700-based and complex controllers,
-// chains of controllers, the positioning-time-based scheduling
-// policies, the cylinder policies under other mapping strategies,
-// traced access or queue times) are load errors naming the parameter.
+// time 0), completing each request in a constant time, or taking its
+// access or queue times from a validate trace (negative constant access
+// times; ASCII traces carry none, and exact mode refuses them there).
+// Other configurations DiskSim accepts (the smart controller, type 3,
+// with its own queue and cache; chains of controllers; the
+// positioning-time-based scheduling policies; the cylinder policies
+// under other mapping strategies) are load errors naming the parameter.
+// Where DiskSim's source reads memory it never set (a 53C700 asked how
+// much of a transfer under way it has moved), exact mode stops with an
+// error wrapping exact.ErrUndefined.
 //
 // # Refinements
 //

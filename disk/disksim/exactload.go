@@ -111,10 +111,9 @@ func (l *loader) exactDriver(b *Block, m *exact.Model) error {
 	return readBlock(b, driverSpecs, func(name string, p Param) error {
 		switch name {
 		case "Constant access time":
+			// negative values take the times from the trace
+			// (exact.Model.DriverConstTime)
 			f, _ := p.Value.Float()
-			if f < 0 {
-				return errAt(p.Pos, "Constant access time = %g: exact mode does not model traced access or queue times yet (0 simulates the subsystem, a positive time completes each request in that time)", f)
-			}
 			m.DriverConstTime = f
 		case "Use queueing in subsystem":
 			n, _ := p.Value.Int()
@@ -189,8 +188,12 @@ func (l *loader) exactCtlr(b *Block, c *exact.Controller) error {
 		f, _ := p.Value.Float()
 		switch name {
 		case "type":
-			if f != 1 {
-				return errAt(p.Pos, "controller type %g: exact mode simulates 1 (pass-through) only", f)
+			switch f {
+			case 1, 2:
+			case 3:
+				return errAt(p.Pos, "controller type 3 (smart: its own Scheduler queue, Cache and Max per-disk pending count, disksim_ctlrsmart.c): exact mode does not model it yet (it simulates 1, pass-through, and 2, 53C700-based)")
+			default:
+				return errAt(p.Pos, "controller type %g: DiskSim exits on it at start-up (controller_event_arrive: unknown controller type)", f)
 			}
 			c.Type = int(f)
 		case "Scale for delays":

@@ -568,6 +568,10 @@ func (s *Sim) updateOutBuffer(seg *segment) {
 	if dk.outWait != nil {
 		return
 	}
+	if s.ctlrTransferring() {
+		s.undefined("the disk asks the 53C700 how much of its transfer it has moved, which DiskSim reads from memory the controller never set (controller_get_data_transfered)")
+		return
+	}
 	blks := seg.outCount
 	if t := s.diskBlkTime(r); t != 0 {
 		blks = int((s.now - dk.startTrans) / t)

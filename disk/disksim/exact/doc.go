@@ -12,9 +12,11 @@
 // mech_g1_seektime.c), the disk's controller, buffer segments, cache and
 // bus side (disksim_diskctlr.c, disksim_diskcache.c, disksim_disk.c), the
 // ioqueue (disksim_ioqueue.c), the buses (disksim_bus.c), the
-// pass-through controller (controller type 1), the device driver in
-// STANDALONE mode (disksim_iodriver.c), and the validate and ASCII trace
-// readers (disksim_iotrace.c).
+// pass-through and 53C700-based controllers (controller types 1 and 2,
+// disksim_ctlrdumb.c), the device driver in STANDALONE mode with
+// constant and traced times and its 53C700 handling
+// (disksim_iodriver.c), and the validate and ASCII trace readers
+// (disksim_iotrace.c).
 //
 // Where the source departs from the manuals, this package follows the
 // source, and says so where it does; among the departures that change
@@ -44,6 +46,15 @@
 //     (no controller) drop READY_TO_TRANSFER interrupts at the driver.
 //   - Bus arbitration by slot priority gives a waiting bus to the disk
 //     before its controller (bus_slotpriority_arbitration).
+//   - A 53C700 takes each of its ten overheads as 0.5 ms scaled, whatever
+//     the parameter file says (disksim_ctlr_loadparams), drops a request
+//     arriving while it reconnects (the driver offers it again), and,
+//     asked by the disk how much of a transfer under way it has moved,
+//     reads a field it never set: Run stops there with ErrUndefined.
+//   - Traced times come from fields DiskSim's validate reader sets to 0
+//     and its ASCII reader leaves as a recycled event held them: a traced
+//     access time completes each request at once, and Run refuses traced
+//     times with ASCII requests.
 //
 // Run replays requests as DiskSim's validate format does (one at a time,
 // each after the previous completion and its gap) or as its ASCII format

@@ -22,6 +22,7 @@ const (
 	evBusGranted
 	evBusDelayComplete
 	evCtlrTransferComplete
+	evTraceRequestStart
 )
 
 // Device types on a bus slot.

@@ -24,7 +24,10 @@ type Model struct {
 	// DriverConstTime is the driver's "Constant access time", ms: 0
 	// simulates the subsystem; a positive time completes every request
 	// that long after the driver schedules it, the subsystem untouched
-	// (iodriver_schedule). Traced times (negative) are not simulated.
+	// (iodriver_schedule). Negative values take times from the trace:
+	// -2 the queue times (the subsystem simulated), any other the access
+	// times, -3 both; validate traces carry 0 for both, and Run refuses
+	// them with ASCII traces, which carry none.
 	DriverConstTime float64
 	// Bus is the bus the disk sits on.
 	Bus Bus
@@ -177,8 +180,15 @@ type Bus struct {
 
 // Controller is a disksim_ctlr: type 1 (pass-through) or 2 (53C700).
 type Controller struct {
-	Type      int
+	// Type is 1 (pass-through: every message passed on after 1 ms
+	// scaled) or 2 (53C700-based: one connection at a time, each
+	// message after 0.5 ms scaled, data moved by the controller).
+	Type int
+	// TimeScale is "Scale for delays", multiplying the controller's
+	// overheads.
 	TimeScale float64
+	// BlockTime is "Bulk sector transfer time", ms a block: a 53C700
+	// moves data at the slower of it and the disk's block time.
 	BlockTime float64
 }
 
@@ -214,8 +224,8 @@ func (m *Model) Check() error {
 			bad("zone %d: %d slips and %d defects outnumber its %d spare tracks: DiskSim 4.0 asserts (dm_layout_g1_initialize)", i, len(z.Slips), len(z.Defects), z.Spares)
 		}
 	}
-	if m.DriverConstTime < 0 || math.IsNaN(m.DriverConstTime) {
-		bad("driver: Constant access time = %g: exact mode does not model traced access or queue times yet", m.DriverConstTime)
+	if math.IsNaN(m.DriverConstTime) {
+		bad("driver: Constant access time = %g", m.DriverConstTime)
 	}
 	if m.Mech.RPM < 1 {
 		bad("rotation speed %d rpm", m.Mech.RPM)
@@ -238,7 +248,7 @@ func (m *Model) Check() error {
 		bad("a separate write segment needs two segments or more: DiskSim rejects it")
 	}
 	if m.Controller != nil && m.Controller.Type != ctlrPassThru && m.Controller.Type != ctlr53C700 {
-		bad("controller type %d: only 1 and 2 are simulated", m.Controller.Type)
+		bad("controller type %d: exact mode simulates 1 (pass-through) and 2 (53C700-based)", m.Controller.Type)
 	}
 	return errors.Join(errs...)
 }
@@ -257,7 +267,8 @@ func newSim(m *Model) (*Sim, error) {
 	s.diskBus = &bus{id: 1, interleaved: m.Bus.Interleaved, fifo: m.Bus.FIFO, otherArb: m.Bus.OtherArbitration, arbTime: m.Bus.ArbTime, readBlk: m.Bus.ReadBlock, writeBlk: m.Bus.WriteBlock}
 	if m.Controller != nil {
 		c := *m.Controller
-		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1}
+		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1, state: c700Free}
+		s.c700 = c.Type == ctlr53C700
 		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, otherArb: m.TopBus.OtherArbitration, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
 	} else {
 		s.diskBus.id = 0

@@ -27,6 +27,12 @@ type Sim struct {
 	ctlr     *ctlr // nil when the disk sits on the driver's bus
 	drvQueue *ioqueue
 	drvOut   int // requests handed to the device (the controller count)
+	// the driver's side of a 53C700-based controller (DRIVER_C700):
+	// the requests it offers, the first being tried (ctl->pendio), and
+	// whether the controller is busy (DRIVER_CTLR_BUSY)
+	c700     bool
+	pendio   []*event
+	ctlrBusy bool
 
 	d disk
 
@@ -75,6 +81,18 @@ type Result struct {
 // ErrDiskSimAbort wraps the conditions under which DiskSim 4.0 itself
 // stops with an assertion or an error: the source's checks, reproduced.
 var ErrDiskSimAbort = errors.New("DiskSim stops here")
+
+// ErrUndefined wraps the conditions under which DiskSim 4.0's source
+// reads memory it never set, so that what it computes next depends on
+// the history of its event pool (or it crashes): exact mode stops there.
+var ErrUndefined = errors.New("DiskSim's result is undefined here")
+
+// undefined stops the run with an error wrapping ErrUndefined.
+func (s *Sim) undefined(format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("exact: at %.6f ms: %w: "+format, append([]any{s.now, ErrUndefined}, args...)...)
+	}
+}
 
 // abort is a DiskSim assertion that fails deep in a computation: it
 // unwinds to the event loop, which ends the run with ErrDiskSimAbort.
@@ -125,6 +143,11 @@ type ctlr struct {
 	buswait     *event
 	inBusOwned  int
 	outBusOwned int
+	// the 53C700's connection state, the reconnections waiting for it
+	// (newest first) and its data transfers under way
+	state       int
+	connections *event
+	transfers   *event
 }
 
 // Run replays reqs and returns one result per request, in request
@@ -159,7 +182,7 @@ func (m *Model) RunTrace(reqs []Request, validate bool, trace func(string)) ([]R
 var traceType = [...]int{evNone: 0, evRequestArrive: 100, evAccessArrive: 101, evInterruptArrive: 102,
 	evInterruptComplete: 105, evOverheadComplete: 106, evSeekDone: 110, evSectorDone: 112,
 	evGotoRemapped: 114, evGotRemapped: 113, evPrepareTransfer: 108, evDataTransferComplete: 109,
-	evBusGranted: 115, evBusDelayComplete: 116, evCtlrTransferComplete: 117}
+	evBusGranted: 115, evBusDelayComplete: 116, evCtlrTransferComplete: 117, evTraceRequestStart: 119}
 
 func (s *Sim) run(reqs []Request, validate bool) (res []Result, err error) {
 	s.reqs, s.validate = reqs, validate
@@ -168,6 +191,9 @@ func (s *Sim) run(reqs []Request, validate bool) (res []Result, err error) {
 		return s.res, nil
 	}
 	if err := s.checkRequests(); err != nil {
+		return nil, err
+	}
+	if err := s.checkTraced(); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -264,6 +290,8 @@ func (s *Sim) dispatch(e *event) {
 		s.busEvent(e)
 	case evCtlrTransferComplete:
 		s.ctlrTransferDone(e)
+	case evTraceRequestStart:
+		s.traceRequestStart(e)
 	default:
 		s.diskEvent(e)
 	}
@@ -279,6 +307,9 @@ func (s *Sim) driverRequest(e *event) {
 		s.issueNext(0)
 	}
 	e.typ = evAccessArrive
+	if s.tracedQueueing() {
+		s.scheduleTraceStart(e)
+	}
 	if !s.enqueue(s.drvQueue, e) {
 		return
 	}
@@ -294,6 +325,9 @@ func (s *Sim) driverRequest(e *event) {
 // drvCanSend is check_send_out_request: with queueing in the subsystem
 // the device may hold up to its queue length, otherwise one request.
 func (s *Sim) drvCanSend() bool {
+	if s.tracedQueueing() {
+		return false
+	}
 	out := s.drvQueue.reqOutstanding
 	if s.m.DriverQueueing {
 		return out < s.p.MaxQueue
@@ -302,17 +336,21 @@ func (s *Sim) drvCanSend() bool {
 }
 
 // driverSchedule is iodriver_schedule: the request goes down the path,
-// or, with a constant access time, completes that long after as an
-// interrupt that never reaches the device.
+// or, with a constant or traced access time, completes that long after
+// as an interrupt that never reaches the device. Before a 53C700-based
+// controller the driver offers one request at a time (c700Schedule).
 func (s *Sim) driverSchedule(e *event) {
-	if s.m.DriverConstTime > 0 {
+	if s.constTimed() {
 		e.typ = evInterruptArrive
 		e.cause = causeCompletion
 		i := s.alloc()
 		i.typ = evInterruptArrive
 		i.info = e
-		i.time = s.now + s.m.DriverConstTime // intr_request: simtime + curr->time
+		i.time = s.now + s.accessTime() // intr_request: simtime + curr->time
 		s.schedule(i)
+		return
+	}
+	if s.c700 && !s.c700Schedule(e) {
 		return
 	}
 	e.typ = evAccessArrive
@@ -348,6 +386,9 @@ func (s *Sim) intrRequest(e *event) {
 // driverInterruptArrive is iodriver_interrupt_arrive for a STANDALONE
 // driver: it handles the interrupt in no time.
 func (s *Sim) driverInterruptArrive(i *event) {
+	if s.c700 && !s.constTimed() {
+		s.c700Status(i.info.cause, i.info.blkno, true)
+	}
 	i.typ = evInterruptComplete
 	i.time = s.now
 	s.schedule(i)
@@ -360,11 +401,12 @@ func (s *Sim) driverInterruptComplete(i *event) {
 	if r.cause == causeCompletion {
 		s.accessComplete(r)
 	}
-	if s.m.DriverConstTime > 0 {
+	if s.constTimed() {
 		// iodriver_respond_to_device answers no device
 		s.release(i)
 		return
 	}
+	cause, blkno := r.cause, r.blkno
 	switch r.cause {
 	case causeCompletion:
 		c := s.copyOf(r)
@@ -373,6 +415,9 @@ func (s *Sim) driverInterruptComplete(i *event) {
 	case causeDisconnect, causeReconnect:
 		r.typ = evInterruptComplete
 		s.deliverDown(r)
+	}
+	if s.c700 {
+		s.c700Status(cause, blkno, false)
 	}
 	s.release(i)
 }
@@ -415,6 +460,10 @@ func (s *Sim) accessComplete(r *event) {
 	}
 	if s.validate {
 		s.issueNext(s.now)
+	}
+	if s.tracedQueueing() {
+		// the trace says when each request starts
+		return
 	}
 	if n := s.drvQueue.next(s.now); n != nil {
 		n.typ = evAccessArrive

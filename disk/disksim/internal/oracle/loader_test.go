@@ -36,7 +36,9 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Arbitration type", "3", ""},
 		{"Scheduling policy", "17", ""},
 		{"Constant access time", "3.5", ""},
-		{"Constant access time", "-1.0", "Constant access time = -1: exact mode does not model traced access or queue times yet"},
+		{"Constant access time", "-1.0", ""},
+		{"Constant access time", "-2.0", ""},
+		{"Constant access time", "-3.0", ""},
 		{"Scheduling policy", "8", "Scheduling policy = 8: exact mode does not model it yet"},
 		{"Fast write level", "3", "Fast write level = 3: DiskSim accepts 0..2 only (disk_postpass_perdisk)"},
 		{"Preseeking level", "3", "disk_postpass_perdisk"},
@@ -55,6 +57,32 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 			t.Errorf("%s = %s: %v; DiskSim runs it", tc.key, tc.val, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s = %s: error %v, want %q", tc.key, tc.val, err, tc.want)
+		}
+	}
+}
+
+// TestLoaderControllerTypes: exact mode loads the pass-through and
+// 53C700-based controllers, names the smart controller (type 3) as not
+// modelled, and another type as what DiskSim exits on (run through
+// run-reqlog.sh: "Unknown controller type in
+// controller_interrupt_arrive: 4").
+func TestLoaderControllerTypes(t *testing.T) {
+	p := Generate(2, 340, 21, 2000)
+	base := p.Model.Files()["model.parv"]
+	const ctlr = "disksim_ctlr CTLR0 {\n  type = "
+	if !strings.Contains(base, ctlr) {
+		t.Fatal("pair 2 has no controller")
+	}
+	for _, tc := range []struct{ typ, want string }{
+		{"1", ""}, {"2", ""},
+		{"3", "controller type 3 (smart"},
+		{"4", "controller type 4: DiskSim exits on it at start-up"},
+	} {
+		i := strings.Index(base, ctlr) + len(ctlr)
+		parv := base[:i] + tc.typ + base[i+1:]
+		err := loadParv(p, parv)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("controller type %s: error %v, want %q", tc.typ, err, tc.want)
 		}
 	}
 }
