@@ -206,6 +206,23 @@ func (g *gen) path(m *Model) {
 	// driver queues in the subsystem
 	diskSched := g.used["disk scheduling policy"] != "1"
 	m.Driver[2].Val = g.queueingIf(diskSched, "driver queueing", m.Driver[2].Val, "0", "1")
+	// the controller type is drawn from the policies' source, after
+	// the queues' draws, so that pairs of type 1 stay as they were
+	r := g.r
+	if g.policies != nil {
+		g.r = g.policies
+	}
+	ctype := g.pick("controller type", "1", "2")
+	g.r = r
+	if ctype != "1" {
+		// a disk asking a 53C700 how much of a transfer under way it
+		// has moved reads memory the controller never set (exact's
+		// ErrUndefined; DiskSim mostly stops or crashes after it):
+		// transfers taking no time leave nothing under way
+		for k, v := range map[string]string{"topology": "ctlr", "disk bus read block time": "zero", "disk bus write block time": "zero", "controller bulk time": "zero", "disk bulk sector time": "zero"} {
+			g.force = withForce(g.force, k, v)
+		}
+	}
 	topo := g.pick("topology", "ctlr", "direct")
 	bus := func(name string) []KV {
 		// type 3 is neither: DiskSim takes it (an exclusive bus; an
@@ -222,7 +239,7 @@ func (g *gen) path(m *Model) {
 	}
 	m.DiskBus = bus("disk bus")
 	scale := g.pick("controller scale", "0.0", "0.001", "0.02")
-	m.Ctlr = []KV{{"type", "1"}, {"Scale for delays", scale},
+	m.Ctlr = []KV{{"type", ctype}, {"Scale for delays", scale},
 		{"Bulk sector transfer time", g.ms("controller bulk time", 0.05)},
 		{"Maximum queue length", "0"}, {"Print stats", "0"}}
 }
@@ -252,13 +269,23 @@ func (g *gen) queue(who string) []KV {
 }
 
 // constTime draws the driver's constant access time: 0 (the subsystem
-// is simulated) or a time every request takes, ms, the latter in its
-// coverage window only (a pair with it leaves the disk idle); it draws
-// nothing at random, so that the pairs outside the window stay as they
-// were.
+// is simulated), a time every request takes, ms, or a traced time (-2
+// the queue times, -3 both, -1 and any other negative value the access
+// times), in its coverage window only (a pair with a constant or traced
+// access time leaves the disk idle). A traced time gets a validate
+// stream: DiskSim's ASCII reader leaves the traced times unset.
 func (g *gen) constTime() string {
-	const name = "driver constant access time"
-	vals := []string{"0.0", "2.500000", "12.000000"}
+	v := g.windowed("driver constant access time", "0.0", "2.500000", "12.000000", "-1.000000", "-2.000000", "-3.000000", "-0.500000")
+	if v[0] == '-' {
+		g.force = withForce(g.force, "stream format", "validate")
+	}
+	return v
+}
+
+// windowed picks one of vals for dimension name: the first, but in the
+// dimension's coverage window (or where forced); it draws nothing at
+// random, so that the pairs outside the window stay as they were.
+func (g *gen) windowed(name string, vals ...string) string {
 	if g.vals != nil {
 		g.vals[name] = vals
 	}
