@@ -187,6 +187,11 @@ func (l *loader) exactCtlr(b *Block, c *exact.Controller) error {
 	return readBlock(b, ctlrSpecs, func(name string, p Param) error {
 		f, _ := p.Value.Float()
 		switch name {
+		case "Maximum queue length", "Scheduler", "Cache", "Max per-disk pending count":
+			// only the smart controller (type 3, refused) reads them
+			l.ignore(b.Type, p.Key, "read by the smart controller only")
+		case "Print stats":
+			l.ignore(b.Type, p.Key, "statistics")
 		case "type":
 			switch f {
 			case 1, 2:

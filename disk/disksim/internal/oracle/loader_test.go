@@ -1,8 +1,11 @@
 package oracle
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/raidsim/raidsim/disk/disksim"
 )
 
 // TestLoaderTakesWhatDiskSimTakes checks exact mode's loader against
@@ -79,10 +82,17 @@ func TestLoaderControllerTypes(t *testing.T) {
 		{"4", "controller type 4: DiskSim exits on it at start-up"},
 	} {
 		i := strings.Index(base, ctlr) + len(ctlr)
-		parv := base[:i] + tc.typ + base[i+1:]
-		err := loadParv(p, parv)
+		files := map[string]string{"model.parv": base[:i] + tc.typ + base[i+1:]}
+		if c, ok := p.Model.Files()["curve.seek"]; ok {
+			files["curve.seek"] = c
+		}
+		_, rep, err := disksim.LoadExactWith("model.parv", func(name string) ([]byte, error) { return []byte(files[name]), nil })
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("controller type %s: error %v, want %q", tc.typ, err, tc.want)
+		}
+		// only the smart controller reads its queue length
+		if err == nil && !slices.Contains(rep.Ignored, "disksim_ctlr: Maximum queue length (read by the smart controller only)") {
+			t.Errorf("controller type %s: ignored %v", tc.typ, rep.Ignored)
 		}
 	}
 }
