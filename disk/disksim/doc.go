@@ -27,17 +27,19 @@
 // (type 1) or 53C700-based (type 2) controller and a second bus, and
 // the disk; ioqueues
 // scheduling FCFS (policy 1), by logical block number (2
-// ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN) or by cylinder
-// (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, 18 VSCAN_CYL, under
-// cylinder mapping strategy 0, or 4 for VSCAN_CYL), with no timeout or
+// ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN, 19
+// PRI_VSCAN_LBN) or by cylinder (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7
+// SSTF_CYL, 18 VSCAN_CYL, under every cylinder mapping strategy, mapped
+// as DiskSim 4.0 maps: its disk_get_mapping passes the block number as
+// the map type and the strategy as the LBN), with no timeout or
 // priority queues; the driver computing all times (constant access
 // time 0), completing each request in a constant time, or taking its
 // access or queue times from a validate trace (negative constant access
 // times; ASCII traces carry none, and exact mode refuses them there).
 // Other configurations DiskSim accepts (the smart controller, type 3,
 // with its own queue and cache; chains of controllers; the
-// positioning-time-based scheduling policies; the cylinder policies
-// under other mapping strategies) are load errors naming the parameter.
+// positioning-time-based scheduling policies; BATCH_FCFS) are load
+// errors naming the parameter.
 // Where DiskSim's source reads memory it never set (a 53C700 asked how
 // much of a transfer under way it has moved), exact mode stops with an
 // error wrapping exact.ErrUndefined.

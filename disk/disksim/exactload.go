@@ -134,27 +134,28 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 		n, _ := p.Value.Int()
 		switch name {
 		case "Scheduling policy":
-			if !exact.SimulatedPolicy(int(n)) {
-				return errAt(p.Pos, "Scheduling policy = %d: exact mode does not model it yet (it simulates %s; --disksim-mode refined takes 3, 4, 6-10)", n, exact.SimulatedPolicies)
+			if why := exact.PolicyRefusal(int(n)); why != "" {
+				return errAt(p.Pos, "Scheduling policy = %d: %s; --disksim-mode refined takes 3, 4, 6-10", n, why)
 			}
 			q.Policy = int(n)
-		case "Sequential stream scheme", "Overlapping request scheme":
+		case "Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme", "Scheduling priority scheme":
 			if n != 0 {
 				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
 			}
 		case "Cylinder mapping strategy":
 			q.CylMap = int(n)
 			cylMapAt = p.Pos
-		case "Scheduling timeout scheme", "Scheduling priority scheme":
-			if n != 0 {
-				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
-			}
+		case "Timeout scheduling": // PRI_VSCAN_LBN's distance
+			q.TimeoutPolicy = int(n)
+		case "Priority scheduling": // PRI_VSCAN_LBN's priority factor
+			q.PriorityFactor = int(n)
+		case "Timeout time/weight": // PRI_VSCAN_LBN's age factor
+			q.AgeFactor = int(n)
 		}
 		return nil
 	})
-	if err == nil && !exact.SimulatedCylinderMapping(q.Policy, q.CylMap) {
-		// the cylinder policies order by the mapping
-		return errAt(cylMapAt, "Cylinder mapping strategy = %d: exact mode does not model it yet for Scheduling policy %d (it simulates strategies 0 and 6 under policies 5, 6, 7 and 18, and 4 under 18)", q.CylMap, q.Policy)
+	if err == nil && !exact.ValidCylinderMapping(q.CylMap) {
+		return errAt(cylMapAt, "Cylinder mapping strategy = %d: DiskSim 4.0 exits on it when it hands a request out (ioqueue_get_cylinder_mapping knows 0-6)", q.CylMap)
 	}
 	return err
 }

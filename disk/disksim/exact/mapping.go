@@ -5,22 +5,39 @@ package exact
 // g1_track_boundaries_* families). Slips and defects are kept in file
 // order, as the source loops over them.
 
+// mapType is dm_layout_maptype (diskmodel/dm_types.h), the translation
+// dm_translate_ltop makes: the g1_ltop_* functions apply a zone's
+// slips under MAP_ADDSLIPS (3) and MAP_FULL (4), its defects under
+// MAP_FULL only; every other value translates without either.
+type mapType int
+
+const (
+	mapAddSlips mapType = 3
+	mapFull     mapType = 4
+)
+
+func (m mapType) slips() bool   { return m == mapAddSlips || m == mapFull }
+func (m mapType) defects() bool { return m == mapFull }
+
 // toPhys returns the physical sector holding lbn (dm_translate_ltop with
 // MAP_FULL) and whether lbn's data live in a remapped spare.
-func (l *layout) toPhys(lbn int) (pbn, bool) {
+func (l *layout) toPhys(lbn int) (pbn, bool) { return l.toPhysAs(lbn, mapFull) }
+
+// toPhysAs is dm_translate_ltop of lbn under map type mt.
+func (l *layout) toPhysAs(lbn int, mt mapType) (pbn, bool) {
 	b := l.bandOfLBN(lbn)
 	rel := lbn - l.firstLBN[b.num] + b.deadSpace
 	switch {
 	case l.scheme == trackSparing:
-		return l.toPhysTrack(b, rel), false
+		return l.toPhysTrack(b, rel, mt), false
 	case l.scheme == sectPerTrack:
-		return l.toPhysPerTrack(b, rel)
+		return l.toPhysPerTrack(b, rel, mt)
 	case l.perCyl() || l.scheme == sectAtEnd:
-		return l.toPhysPerCyl(b, rel)
+		return l.toPhysPerCyl(b, rel, mt)
 	case l.scheme == sectPerRange:
-		return l.toPhysPerRange(b, rel)
+		return l.toPhysPerRange(b, rel, mt)
 	default: // sectPerZone, sectPerZoneSlipToEnd
-		return l.toPhysPerZone(b, rel)
+		return l.toPhysPerZone(b, rel, mt)
 	}
 }
 
@@ -35,15 +52,15 @@ func (l *layout) place(b *band, cyl, rank, sector int) pbn {
 // toPhysTrack follows g1_ltop_trackspare: slipped tracks push later
 // tracks along; a defective track moves to its spare track (the remap
 // is not reported).
-func (l *layout) toPhysTrack(b *band, rel int) pbn {
+func (l *layout) toPhysTrack(b *band, rel int, mt mapType) pbn {
 	track := rel / b.bpt
 	for _, s := range b.slips {
-		if s <= track {
+		if s <= track && mt.slips() {
 			track++
 		}
 	}
 	for i, d := range b.defects {
-		if d == track {
+		if d == track && mt.defects() {
 			track = b.remaps[i]
 			break
 		}
@@ -54,19 +71,19 @@ func (l *layout) toPhysTrack(b *band, rel int) pbn {
 // toPhysPerTrack follows g1_ltop_sectpertrackspare: slips on the LBN's
 // track push it along the track; defects on it move it to their spare,
 // every matching defect in turn.
-func (l *layout) toPhysPerTrack(b *band, rel int) (pbn, bool) {
+func (l *layout) toPhysPerTrack(b *band, rel int, mt mapType) (pbn, bool) {
 	perTrack := b.bpt - b.spares
 	track := rel / perTrack
 	rel %= perTrack
 	first := b.bpt * track
 	for _, s := range b.slips {
-		if s >= first && s-first <= rel {
+		if mt.slips() && s >= first && s-first <= rel {
 			rel++
 		}
 	}
 	remap := false
 	for i, d := range b.defects {
-		if d == first+rel {
+		if mt.defects() && d == first+rel {
 			remap = true
 			track = b.remaps[i] / b.bpt
 			first = b.bpt * track
@@ -81,7 +98,7 @@ func (l *layout) toPhysPerTrack(b *band, rel int) (pbn, bool) {
 // source puts no spares before them even when they are "at the front");
 // slips before the LBN on its cylinder, and under slip-to-end schemes
 // every slip on earlier cylinders, push it along.
-func (l *layout) toPhysPerCyl(b *band, rel int) (pbn, bool) {
+func (l *layout) toPhysPerCyl(b *band, rel int, mt mapType) (pbn, bool) {
 	perCyl := b.bpt * l.surfaces
 	lbnsPerCyl := perCyl - b.spares
 	cyl := rel / lbnsPerCyl
@@ -89,13 +106,13 @@ func (l *layout) toPhysPerCyl(b *band, rel int) (pbn, bool) {
 	first := cyl * perCyl
 	slips := 0
 	for _, s := range b.slips {
-		if (l.slipToEnd() && s/perCyl < cyl) || (s >= first && s-first <= rel+slips) {
+		if mt.slips() && ((l.slipToEnd() && s/perCyl < cyl) || (s >= first && s-first <= rel+slips)) {
 			slips++
 		}
 	}
 	rel += slips
 	for i, d := range b.defects {
-		if d == first+rel && b.remaps[i] != d {
+		if mt.defects() && d == first+rel && b.remaps[i] != d {
 			rel = b.remaps[i]
 			return l.place(b, rel/perCyl, (rel%perCyl)/b.bpt, rel%b.bpt), true
 		}
@@ -107,7 +124,7 @@ func (l *layout) toPhysPerCyl(b *band, rel int) (pbn, bool) {
 
 // toPhysPerRange follows g1_ltop_sectperrangespare; a remapped LBN goes
 // to its spare's offset within the LBN's own range.
-func (l *layout) toPhysPerRange(b *band, rel int) (pbn, bool) {
+func (l *layout) toPhysPerRange(b *band, rel int, mt mapType) (pbn, bool) {
 	perCyl := b.bpt * l.surfaces
 	perRange := perCyl * l.rangeSize
 	lbnsPerRange := perRange - b.spares
@@ -116,14 +133,14 @@ func (l *layout) toPhysPerRange(b *band, rel int) (pbn, bool) {
 	first := rng * perRange
 	slips := 0
 	for _, s := range b.slips {
-		if s >= first && s-first <= rel+slips {
+		if mt.slips() && s >= first && s-first <= rel+slips {
 			slips++
 		}
 	}
 	rel += slips
 	remap := false
 	for i, d := range b.defects {
-		if d == first+rel && b.remaps[i] != d {
+		if mt.defects() && d == first+rel && b.remaps[i] != d {
 			remap = true
 			rel = b.remaps[i] % perRange
 			break
@@ -133,17 +150,17 @@ func (l *layout) toPhysPerRange(b *band, rel int) (pbn, bool) {
 }
 
 // toPhysPerZone follows g1_ltop_sectperzonespare (schemes 9 and 10).
-func (l *layout) toPhysPerZone(b *band, rel int) (pbn, bool) {
+func (l *layout) toPhysPerZone(b *band, rel int, mt mapType) (pbn, bool) {
 	slips := 0
 	for _, s := range b.slips {
-		if s <= rel+slips {
+		if mt.slips() && s <= rel+slips {
 			slips++
 		}
 	}
 	rel += slips
 	remap := false
 	for i, d := range b.defects {
-		if d == rel && b.remaps[i] != d {
+		if mt.defects() && d == rel && b.remaps[i] != d {
 			remap = true
 			rel = b.remaps[i]
 			break

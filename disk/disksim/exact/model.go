@@ -152,14 +152,22 @@ type Disk struct {
 type Queue struct {
 	Policy       int
 	AbsoluteFCFS bool
-	// CylMap is the cylinder mapping strategy: the cylinder policies
-	// (5, 6, 7, 18) order by it (0: every block on cylinder 0, surface
-	// 0; 4: the disk's full mapping; SimulatedCylinderMapping says
-	// which pairs are simulated), the others order nothing by it; strategy 6
-	// (average sectors per cylinder) divides by a per-queue count
-	// DiskSim 4.0 never sets (ioqueue_get_cylinder_mapping), so the
-	// first request to enter the queue stops DiskSim.
+	// CylMap is the cylinder mapping strategy, 0-6: the cylinder
+	// policies (5, 6, 7, 18) order by it as DiskSim 4.0 maps (0 and 5:
+	// every block on cylinder 0, surface 0; 1-4: every block where LBN
+	// CylMap lies, see layout.cylState), the others order nothing by
+	// it; strategy 6 (average sectors per cylinder) divides by a
+	// per-queue count DiskSim 4.0 never sets
+	// (ioqueue_get_cylinder_mapping), so the first request to enter the
+	// queue stops DiskSim.
 	CylMap int
+	// TimeoutPolicy ("Timeout scheduling"), PriorityFactor ("Priority
+	// scheduling") and AgeFactor ("Timeout time/weight") are what
+	// PRI_VSCAN_LBN (19) reads: the distance it measures (3: upwards,
+	// wrapping; 2: turning back costs the block count; else plain), the
+	// percent of the block count a read gains, and the weight of a
+	// request's age (see policypri.go).
+	TimeoutPolicy, PriorityFactor, AgeFactor int
 }
 
 // Bus is a disksim_bus.
@@ -234,10 +242,11 @@ func (m *Model) Check() error {
 		who string
 		Queue
 	}{{"disk", m.Queue}, {"driver", m.DriverQueue}} {
-		if !SimulatedPolicy(q.Policy) {
-			bad("%s queue: Scheduling policy = %d: exact mode does not model it yet (simulated: %s)", q.who, q.Policy, SimulatedPolicies)
-		} else if !SimulatedCylinderMapping(q.Policy, q.CylMap) {
-			bad("%s queue: Cylinder mapping strategy = %d: exact mode does not model it yet for Scheduling policy %d (it simulates strategies 0 and 6 under policies 5, 6, 7 and 18, and 4 under 18)", q.who, q.CylMap, q.Policy)
+		if why := PolicyRefusal(q.Policy); why != "" {
+			bad("%s queue: Scheduling policy = %d: %s", q.who, q.Policy, why)
+		}
+		if !ValidCylinderMapping(q.CylMap) {
+			bad("%s queue: Cylinder mapping strategy = %d: DiskSim 4.0 exits on it when it hands a request out (ioqueue_get_cylinder_mapping knows 0-6)", q.who, q.CylMap)
 		}
 	}
 	d := &m.Disk
@@ -274,10 +283,10 @@ func newSim(m *Model) (*Sim, error) {
 		s.diskBus.id = 0
 	}
 	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6,
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap)}
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now)}
 	dk := &s.d
 	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled,
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap)}
+		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now)}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1

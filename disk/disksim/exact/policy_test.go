@@ -75,7 +75,7 @@ func TestSSTFTiesAlternate(t *testing.T) {
 // TestSimulatedPolicy lists what exact mode models.
 func TestSimulatedPolicy(t *testing.T) {
 	for n := -1; n <= 30; n++ {
-		want := (n >= 1 && n <= 7) || n == 17 || n == 18
+		want := (n >= 1 && n <= 7) || (n >= 17 && n <= 19)
 		assert.Equal(t, want, SimulatedPolicy(n), "policy %d", n)
 	}
 }
@@ -132,18 +132,9 @@ func TestCylinderPolicyUnmapped(t *testing.T) {
 	assert.Equal(t, []int{60, 90, 10, 30, 50}, serveQueue(q, 60, 50, 10, 90, 30))
 }
 
-// TestSimulatedCylinderMapping: the cylinder policies take strategies
-// 0 and 6, VSCAN_CYL 4 as well; the others any.
-func TestSimulatedCylinderMapping(t *testing.T) {
-	for _, p := range []int{1, 2, 3, 4, 17} {
-		for m := 0; m <= 6; m++ {
-			assert.True(t, SimulatedCylinderMapping(p, m), "policy %d mapping %d", p, m)
-		}
-	}
-	for _, p := range []int{5, 6, 7, 18} {
-		for m := 0; m <= 6; m++ {
-			want := m == 0 || m == 6 || (m == 4 && p == 18)
-			assert.Equal(t, want, SimulatedCylinderMapping(p, m), "policy %d mapping %d", p, m)
-		}
+// TestValidCylinderMapping: DiskSim 4.0 knows strategies 0-6.
+func TestValidCylinderMapping(t *testing.T) {
+	for m := -2; m <= 8; m++ {
+		assert.Equal(t, m >= 0 && m <= 6, ValidCylinderMapping(m), "mapping %d", m)
 	}
 }

@@ -4,9 +4,9 @@ package exact
 // as src/disksim_ioqueue.c computes them. A queue under one of them
 // keeps its list sorted by cylinder, surface and block number, each
 // request mapped when it enters the queue by the queue's cylinder
-// mapping strategy (0: cylinder and surface 0; 4: the disk's full
-// mapping, dm_translate_ltop with MAP_FULL), and remembers the
-// cylinder and surface of the block it last measured from.
+// mapping strategy (ioqueue_get_cylinder_mapping, cylinderOf below),
+// and remembers the cylinder and surface of the block it last measured
+// from.
 
 // Cylinder policies (disksim_ioqueue.h).
 const (
@@ -16,11 +16,15 @@ const (
 	schedVScanCyl    = 18
 )
 
-// Cylinder mapping strategies exact mode simulates for the cylinder
-// policies (disksim_ioqueue.h's MAP_NONE and MAP_FULL).
+// Cylinder mapping strategies (the ioqueue's "Cylinder mapping
+// strategy", dm_layout_maptype's values: MAP_NONE 0, MAP_IGNORESPARING
+// 1, MAP_ZONEONLY 2, MAP_ADDSLIPS 3, MAP_FULL 4, MAP_FROMTRACE 5,
+// MAP_AVGCYLMAP 6).
 const (
 	cylMapNone = 0
-	cylMapFull = 4
+	// cylMapDevice is the highest strategy ioqueue_get_cylinder_mapping
+	// passes to device_get_mapping (1-4).
+	cylMapDevice = 4
 	// cylMapAvg (MAP_AVGCYLMAP) divides by a count DiskSim 4.0 never
 	// sets: the first request stops the run.
 	cylMapAvg = 6
@@ -35,20 +39,15 @@ func cylinderPolicy(n int) bool {
 	return false
 }
 
-// SimulatedCylinderMapping reports whether exact mode simulates a
-// queue with scheduling policy policy under cylinder mapping strategy
-// cylMap. The policies that order by cylinder read the mapping: exact
-// mode simulates strategy 0 (every block on cylinder 0) and 6 (which
-// stops DiskSim at the first request) under all four, and 4 (the
-// disk's full mapping) under VSCAN_CYL only, whose last block never
-// moves; ELEVATOR_CYL, CYCLE_CYL and SSTF_CYL under strategy 4 choose
-// differently in DiskSim 4.0 for a reason not yet found (docs/
-// disksim-fidelity.md). The other policies order nothing by it.
-func SimulatedCylinderMapping(policy, cylMap int) bool {
-	if !cylinderPolicy(policy) {
-		return true
-	}
-	return cylMap == cylMapNone || cylMap == cylMapAvg || (cylMap == cylMapFull && policy == schedVScanCyl)
+// ValidCylinderMapping reports whether DiskSim 4.0 runs a queue with
+// cylinder mapping strategy cylMap: ioqueue_get_cylinder_mapping knows
+// 0-6 and exits on any other value ("Unknown cylinder mapping type"),
+// which it meets for every policy when it hands a request out
+// (ioqueue_get_next_request_from_subqueue and
+// ioqueue_get_specific_request_from_subqueue map the last block by the
+// queue's strategy). Exact mode simulates all seven (cylinderOf).
+func ValidCylinderMapping(cylMap int) bool {
+	return cylMap >= cylMapNone && cylMap <= cylMapAvg
 }
 
 // cylState is a subqueue's memory for the cylinder policies.
@@ -56,7 +55,7 @@ type cylState struct {
 	lastCyl, lastSurface int // lastcylno, lastsurface
 	numCyls              int // device_get_numcyls
 	// mapping, when set, maps a block to its cylinder and surface
-	// (strategy 4); unset, every block is on cylinder 0, surface 0.
+	// (strategies 1-4); unset, every block is on cylinder 0, surface 0.
 	mapping func(lbn int) (cyl, surface int)
 }
 
@@ -217,12 +216,35 @@ func (q *ioqueue) nearerCyl(top, bottom *iobuf, value int) *iobuf {
 	return q.tieBreak(top, bottom, d1, d2)
 }
 
-// cylState returns a queue's cylinder state under strategy cylMap.
+// cylState returns a queue's cylinder state under strategy cylMap,
+// its mapping what DiskSim 4.0 computes (ioqueue_get_cylinder_mapping):
+//
+//   - 0 (MAP_NONE): every block on cylinder 0, surface 0;
+//   - 1-4: device_get_mapping(cylMap, devno, blkno, ...), which is
+//     src/disksim_disk.c:disk_get_mapping, "an alias for
+//     dm_translate_ltop": it calls d->layout->dm_translate_ltop(d,
+//     maptype, lbn, &pbn, 0), the block number and the map type
+//     swapped against the layout's (d, lbn, maptype, result,
+//     remapsector) (diskmodel/layout_g1.c's g1_ltop_*). The binary does
+//     the same (disk_get_mapping at 0x08077d47, disksim_disk.c:1133,
+//     pushes 0, &pbn, lbn, maptype, d: maptype lands in the lbn
+//     argument). So every block maps to where LBN cylMap lies, as
+//     translated under the map type equal to the block number: with
+//     the zone's slips for blocks 3 (MAP_ADDSLIPS) and 4 (MAP_FULL),
+//     its defects for block 4 too, neither for any other block. Under
+//     strategy 4 nearly every request is on LBN 4's cylinder and
+//     surface (cylinder 0 but for empty space or slips at the front);
+//   - 5 (MAP_FROMTRACE): the request's buf pointer as a cylinder, which
+//     both trace readers set to 0 (src/disksim_iotrace.c,
+//     iotrace_ascii_get_ioreq_event and
+//     iotrace_validate_get_ioreq_event: new->buf = 0), surface 0;
+//   - 6 (MAP_AVGCYLMAP): divides by zero (Sim.enqueue stops the run).
 func (l *layout) cylState(cylMap int) cylState {
 	c := cylState{numCyls: l.cylinders}
-	if cylMap == cylMapFull {
-		c.mapping = func(lbn int) (int, int) {
-			p, _ := l.toPhys(lbn)
+	if cylMap > cylMapNone && cylMap <= cylMapDevice {
+		c.mapping = func(blkno int) (int, int) {
+			// the swapped arguments of disk_get_mapping
+			p, _ := l.toPhysAs(cylMap, mapType(blkno))
 			return p.cyl, p.head
 		}
 	}

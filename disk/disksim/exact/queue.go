@@ -41,6 +41,7 @@ type ioqueue struct {
 	divZero        bool // cylinder mapping 6: adding a request stops DiskSim
 	lbnState
 	cylState
+	priState
 	tr func(string)
 	// enabled, when set, says whether a request may be chosen now
 	// (the disk's enablement function); it may change the disk's state,

@@ -38,6 +38,8 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Percent error in rpms", "150.0", ""},
 		{"Arbitration type", "3", ""},
 		{"Scheduling policy", "17", ""},
+		{"Scheduling policy", "19", ""},
+		{"Scheduling policy", "28", "Scheduling policy = 28: BATCH_FCFS hands out a request only once its batch is complete"},
 		{"Constant access time", "3.5", ""},
 		{"Constant access time", "-1.0", ""},
 		{"Constant access time", "-2.0", ""},
@@ -97,9 +99,9 @@ func TestLoaderControllerTypes(t *testing.T) {
 	}
 }
 
-// TestLoaderCylinderMapping: under a cylinder policy the loader takes
-// the mapping strategies exact mode simulates there and names the
-// Cylinder mapping strategy otherwise.
+// TestLoaderCylinderMapping: the loader takes every mapping strategy
+// DiskSim 4.0 knows (0-6) under every policy and names the Cylinder
+// mapping strategy DiskSim exits on.
 func TestLoaderCylinderMapping(t *testing.T) {
 	p := Generate(0, 340, 21, 2000)
 	base := p.Model.Files()["model.parv"]
@@ -108,11 +110,10 @@ func TestLoaderCylinderMapping(t *testing.T) {
 		policy, cylMap string
 		want           string // "" loads; else part of the error
 	}{
-		{"5", "0", ""}, {"6", "0", ""}, {"7", "0", ""}, {"18", "0", ""}, {"18", "4", ""},
-		{"7", "4", "Cylinder mapping strategy = 4: exact mode does not model it yet for Scheduling policy 7"},
-		{"5", "2", "Cylinder mapping strategy = 2"},
-		{"18", "5", "Cylinder mapping strategy = 5"},
-		{"2", "5", ""},
+		{"5", "0", ""}, {"6", "1", ""}, {"7", "2", ""}, {"18", "3", ""}, {"5", "4", ""},
+		{"6", "5", ""}, {"7", "6", ""}, {"2", "5", ""}, {"19", "4", ""},
+		{"7", "7", "Cylinder mapping strategy = 7: DiskSim 4.0 exits on it"},
+		{"1", "-1", "Cylinder mapping strategy = -1: DiskSim 4.0 exits on it"},
 	} {
 		parv := set(set(base, "Scheduling policy", tc.policy), "Cylinder mapping strategy", tc.cylMap)
 		err := loadParv(p, parv)
