@@ -245,8 +245,9 @@ func (g *gen) path(m *Model) {
 }
 
 // queue returns an ioqueue: FCFS or one of the policies that order by
-// block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN) or by
-// cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL, VSCAN_CYL), with the
+// block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN,
+// PRI_VSCAN_LBN) or by cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL,
+// VSCAN_CYL), with the
 // other values the manual lists that leave the order alone (no
 // sequential stream, timeout or priority scheme).
 func (g *gen) queue(who string) []KV {
@@ -254,7 +255,20 @@ func (g *gen) queue(who string) []KV {
 	if g.policies != nil {
 		g.r = g.policies
 	}
-	policy := g.pick(who+" scheduling policy", "1", "2", "3", "4", "17", "5", "6", "7", "18")
+	name := who + " scheduling policy"
+	policies := []string{"1", "2", "3", "4", "17", "5", "6", "7", "18", "19"}
+	policy := g.pick(name, policies...)
+	// in the cylinder mapping's window (and outside the policy's) the
+	// queue orders by cylinder, so that every strategy meets the
+	// policies that read it
+	if _, forced := g.force[name]; !forced && g.window(name, len(policies)) < 0 && g.window(who+" cylinder mapping", 6) >= 0 {
+		policy = []string{"5", "6", "7", "18"}[g.r.IntN(4)]
+		g.used[name] = policy
+	}
+	weight, timeoutPolicy, priority := "6", "4", "4"
+	if policy == "19" {
+		weight, timeoutPolicy, priority = g.priParams(who)
+	}
 	g.r = r
 	if policy != "1" {
 		g.scheduling = true
@@ -264,8 +278,22 @@ func (g *gen) queue(who string) []KV {
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
 		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
 		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
-		{"Scheduling timeout scheme", "0"}, {"Timeout time/weight", "6"}, {"Timeout scheduling", "4"},
-		{"Scheduling priority scheme", "0"}, {"Priority scheduling", "4"}}
+		{"Scheduling timeout scheme", "0"}, {"Timeout time/weight", weight}, {"Timeout scheduling", timeoutPolicy},
+		{"Scheduling priority scheme", "0"}, {"Priority scheduling", priority}}
+}
+
+// priParams draws the three parameters PRI_VSCAN_LBN reads (the age
+// factor "Timeout time/weight", the distance's policy "Timeout
+// scheduling", the priority factor "Priority scheduling") from the
+// queue's random source and records them as dimension "<who>
+// PRI_VSCAN_LBN weight/timeout/priority", whose agreement the table
+// shows; the coverage test does not require its combinations.
+func (g *gen) priParams(who string) (weight, timeoutPolicy, priority string) {
+	weight = []string{"6", "0", "100", "5000"}[g.r.IntN(4)]
+	timeoutPolicy = []string{"4", "2", "3", "1"}[g.r.IntN(4)]
+	priority = []string{"4", "0", "50", "200"}[g.r.IntN(4)]
+	g.used[who+" PRI_VSCAN_LBN weight/timeout/priority"] = weight + "/" + timeoutPolicy + "/" + priority
+	return weight, timeoutPolicy, priority
 }
 
 // constTime draws the driver's constant access time: 0 (the subsystem
@@ -314,11 +342,11 @@ func withForce(force map[string]string, key, val string) map[string]string {
 
 // cylMap draws a queue's cylinder mapping strategy. Strategy 6 divides
 // by zero in DiskSim 4.0 at the first request (the queue's sectors per
-// cylinder are never set), so only the wild pairs draw it. The
-// cylinder policies order by the mapping and exact mode simulates 0
-// and 6 under them, and 4 under VSCAN_CYL: other values become 0 (4
-// under VSCAN_CYL), drawing nothing more, so that the other draws stay
-// as they were.
+// cylinder are never set), so only the wild pairs draw it. Under a
+// cylinder policy the value is also recorded with the policy, as
+// dimension "<who> cylinder policy/mapping" (e.g. "5/4"), whose
+// agreement the table shows; the coverage test does not require its
+// combinations.
 func (g *gen) cylMap(who, policy string) string {
 	name := who + " cylinder mapping"
 	vals := []string{"0", "1", "2", "3", "4", "5"}
@@ -326,13 +354,10 @@ func (g *gen) cylMap(who, policy string) string {
 		vals = append(vals, "6")
 	}
 	v := g.pick(name, vals...)
-	switch {
-	case policy == "18" && v != "0" && v != "4" && v != "6":
-		v = "4"
-	case (policy == "5" || policy == "6" || policy == "7") && v != "0" && v != "6":
-		v = "0"
+	switch policy {
+	case "5", "6", "7", "18":
+		g.used[who+" cylinder policy/mapping"] = policy + "/" + v
 	}
-	g.used[name] = v
 	return v
 }
 
