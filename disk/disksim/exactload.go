@@ -185,20 +185,16 @@ func (l *loader) exactBus(b *Block, bus *exact.Bus) error {
 }
 
 func (l *loader) exactCtlr(b *Block, c *exact.Controller) error {
-	return readBlock(b, ctlrSpecs, func(name string, p Param) error {
+	smart := map[string]Param{} // read once the type is known
+	err := readBlock(b, ctlrSpecs, func(name string, p Param) error {
 		f, _ := p.Value.Float()
 		switch name {
 		case "Maximum queue length", "Scheduler", "Cache", "Max per-disk pending count":
-			// only the smart controller (type 3, refused) reads them
-			l.ignore(b.Type, p.Key, "read by the smart controller only")
+			smart[name] = p
 		case "Print stats":
 			l.ignore(b.Type, p.Key, "statistics")
 		case "type":
-			switch f {
-			case 1, 2:
-			case 3:
-				return errAt(p.Pos, "controller type 3 (smart: its own Scheduler queue, Cache and Max per-disk pending count, disksim_ctlrsmart.c): exact mode does not model it yet (it simulates 1, pass-through, and 2, 53C700-based)")
-			default:
+			if f < 1 || f > 3 {
 				return errAt(p.Pos, "controller type %g: DiskSim exits on it at start-up (controller_event_arrive: unknown controller type)", f)
 			}
 			c.Type = int(f)
@@ -209,6 +205,16 @@ func (l *loader) exactCtlr(b *Block, c *exact.Controller) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if c.Type != 3 {
+		for _, p := range smart {
+			l.ignore(b.Type, p.Key, "read by the smart controller only")
+		}
+		return nil
+	}
+	return l.exactSmart(b, smart, c)
 }
 
 // ranged returns an error unless lo <= v <= hi, naming the parameter

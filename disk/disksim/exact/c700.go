@@ -79,12 +79,7 @@ func (s *Sim) c700RequestArrive(e *event) {
 
 // c700SendDownOwned sends e down on the disk's bus, which the
 // controller holds for it.
-func (s *Sim) c700SendDownOwned(e *event) {
-	c := s.ctlr
-	c.outBusOwned = s.diskBus.id
-	s.ctlrSendDown(e, c700Overhead)
-	c.outBusOwned = -1
-}
+func (s *Sim) c700SendDownOwned(e *event) { s.ctlrSendDownOwned(e, c700Overhead) }
 
 // c700ReadyToTransfer is controller_53c700_ready_to_transfer: the
 // controller answers the disk itself, telling it to go on.

@@ -568,15 +568,27 @@ func (s *Sim) updateOutBuffer(seg *segment) {
 	if dk.outWait != nil {
 		return
 	}
-	if s.ctlrTransferring() {
+	blks := -1
+	if s.smart != nil {
+		blks = s.smartMoved()
+	} else if s.ctlrTransferring() {
 		s.undefined("the disk asks the 53C700 how much of its transfer it has moved, which DiskSim reads from memory the controller never set (controller_get_data_transfered)")
 		return
 	}
-	blks := seg.outCount
-	if t := s.diskBlkTime(r); t != 0 {
-		blks = int((s.now - dk.startTrans) / t)
+	if blks == -1 {
+		blks = seg.outCount
+		if t := s.diskBlkTime(r); t != 0 {
+			blks = int((s.now - dk.startTrans) / t)
+		}
 	}
-	blks = min(seg.outCount, blks-dk.blksDone)
+	if s.smart != nil {
+		// C's int arithmetic: the integer indefinite the controller
+		// makes of a NaN wraps
+		blks = int(int32(blks) - int32(dk.blksDone))
+	} else {
+		blks -= dk.blksDone
+	}
+	blks = min(seg.outCount, blks)
 	dk.blksDone += blks
 	d.outBlk += blks
 	seg.outCount -= blks

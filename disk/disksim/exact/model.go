@@ -186,18 +186,24 @@ type Bus struct {
 	OtherArbitration bool
 }
 
-// Controller is a disksim_ctlr: type 1 (pass-through) or 2 (53C700).
+// Controller is a disksim_ctlr: type 1 (pass-through), 2 (53C700) or
+// 3 (smart).
 type Controller struct {
 	// Type is 1 (pass-through: every message passed on after 1 ms
-	// scaled) or 2 (53C700-based: one connection at a time, each
-	// message after 0.5 ms scaled, data moved by the controller).
+	// scaled), 2 (53C700-based: one connection at a time, each
+	// message after 0.5 ms scaled, data moved by the controller) or 3
+	// (smart: its own queue and cache, see Smart).
 	Type int
 	// TimeScale is "Scale for delays", multiplying the controller's
 	// overheads.
 	TimeScale float64
 	// BlockTime is "Bulk sector transfer time", ms a block: a 53C700
-	// moves data at the slower of it and the disk's block time.
+	// or smart controller moves the disk's data at the slower of it
+	// and the disk's block time, a smart one the host's at it.
 	BlockTime float64
+	// Smart holds what only a smart controller (type 3) reads; nil
+	// for the others.
+	Smart *SmartController
 }
 
 // Check reports what of m DiskSim's loader rejects or the simulator
@@ -256,8 +262,13 @@ func (m *Model) Check() error {
 	if d.SeparateWriteSegment && d.Segments <= 1 {
 		bad("a separate write segment needs two segments or more: DiskSim rejects it")
 	}
-	if m.Controller != nil && m.Controller.Type != ctlrPassThru && m.Controller.Type != ctlr53C700 {
-		bad("controller type %d: exact mode simulates 1 (pass-through) and 2 (53C700-based)", m.Controller.Type)
+	if c := m.Controller; c != nil {
+		switch {
+		case c.Type == ctlrSmart:
+			errs = append(errs, c.Smart.check()...)
+		case c.Type != ctlrPassThru && c.Type != ctlr53C700:
+			bad("controller type %d: exact mode simulates 1 (pass-through), 2 (53C700-based) and 3 (smart)", c.Type)
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -278,6 +289,9 @@ func newSim(m *Model) (*Sim, error) {
 		c := *m.Controller
 		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1, state: c700Free}
 		s.c700 = c.Type == ctlr53C700
+		if c.Type == ctlrSmart && c.Smart != nil {
+			s.smart = newSmart(c.Smart, lay, &s.now)
+		}
 		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, otherArb: m.TopBus.OtherArbitration, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
 	} else {
 		s.diskBus.id = 0
@@ -350,4 +364,70 @@ func (m *Model) Sectors() (int, error) {
 		return 0, err
 	}
 	return l.sectors, nil
+}
+
+// SmartController is what a smart controller (type 3,
+// disksim_ctlrsmart.c) reads besides the common parameters.
+type SmartController struct {
+	// MaxOutstanding is "Maximum queue length" + 1: the requests a
+	// driver queueing in the subsystem keeps on the controller.
+	MaxOutstanding int
+	// PendingCount is "Max per-disk pending count": the accesses the
+	// controller keeps on the disk (0: none ever goes down).
+	PendingCount int
+	// Queue is the controller's "Scheduler" for the disk.
+	Queue Queue
+	// Cache is its "Cache".
+	Cache CacheMem
+}
+
+// CacheMem is a disksim_cachemem's parameters that change what exact
+// mode simulates; the others (line size, granularities, locks,
+// replacement, allocation, write scheme, prefetching, gathering) take
+// effect only in a cache with space.
+type CacheMem struct {
+	// Size is "Cache size", blocks: exact mode simulates 0.
+	Size int
+	// MaxRequestSize is "Max request size", blocks (0: no maximum):
+	// the driver splits larger requests (iodriver_schedule); exact
+	// mode simulates 0.
+	MaxRequestSize int
+	// FlushPolicy is "Flush policy" (0 on demand, 1 periodic);
+	// FlushIdleDelay is "Flush idle delay", ms (-1: no idle flushing).
+	// With no space DiskSim follows a null pointer at the first
+	// periodic or idle flush: exact mode simulates 0 and -1.
+	FlushPolicy    int
+	FlushIdleDelay float64
+}
+
+// check reports what of c exact mode does not simulate.
+func (c *SmartController) check() []error {
+	if c == nil {
+		return []error{errors.New("exact: controller type 3 without its smart controller parameters")}
+	}
+	var errs []error
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Errorf("exact: smart controller: "+f, a...)) }
+	if why := PolicyRefusal(c.Queue.Policy); why != "" {
+		bad("queue: Scheduling policy = %d: %s", c.Queue.Policy, why)
+	}
+	if !ValidCylinderMapping(c.Queue.CylMap) {
+		bad("queue: Cylinder mapping strategy = %d: DiskSim 4.0 exits on it when it hands a request out (ioqueue_get_cylinder_mapping knows 0-6)", c.Queue.CylMap)
+	}
+	if c.PendingCount < 0 || c.MaxOutstanding < 1 {
+		bad("Max per-disk pending count = %d, Maximum queue length = %d: DiskSim rejects it", c.PendingCount, c.MaxOutstanding-1)
+	}
+	k := &c.Cache
+	if k.Size != 0 {
+		bad("cache: Cache size = %d: exact mode simulates a cache of size 0 only (disksim_cachemem.c's allocation, locking, write-back and flushing are not ported)", k.Size)
+	}
+	if k.MaxRequestSize != 0 {
+		bad("cache: Max request size = %d: exact mode simulates 0 only (the driver's splitting of larger requests, iodriver_schedule, is not ported)", k.MaxRequestSize)
+	}
+	if k.FlushPolicy != 0 {
+		bad("cache: Flush policy = %d: exact mode simulates 0 only (with no space DiskSim follows a null pointer at the first periodic flush, cache_periodic_flush)", k.FlushPolicy)
+	}
+	if k.FlushIdleDelay >= 0 {
+		bad("cache: Flush idle delay = %g: exact mode simulates -1 only (with no space DiskSim follows a null pointer when the disk's queue first idles that long, cache_idletime_detected)", k.FlushIdleDelay)
+	}
+	return errs
 }

@@ -8,6 +8,7 @@ package exact
 const (
 	ctlrPassThru = 1
 	ctlr53C700   = 2
+	ctlrSmart    = 3
 )
 
 // passThruDelay is the pass-through controller's per-message delay
@@ -123,8 +124,12 @@ func (s *Sim) busEvent(e *event) {
 // each after the scaled pass-through delay (none for data).
 func (s *Sim) ctlrArrive(e *event) {
 	c := s.ctlr
-	if c.typ == ctlr53C700 {
+	switch c.typ {
+	case ctlr53C700:
 		s.c700Arrive(e)
+		return
+	case ctlrSmart:
+		s.smartArrive(e)
 		return
 	}
 	switch e.typ {
@@ -161,6 +166,16 @@ func (s *Sim) ctlrSendDown(e *event, delay float64) {
 	}
 	s.busDelay(b.id, devController, e.time, e)
 	e.time = -1
+}
+
+// ctlrSendDownOwned sends e down on the disk's bus, which the
+// controller holds for it while it answers the disk
+// (controller_get_downward_busno as outbusowned).
+func (s *Sim) ctlrSendDownOwned(e *event, delay float64) {
+	c := s.ctlr
+	c.outBusOwned = s.diskBus.id
+	s.ctlrSendDown(e, delay)
+	c.outBusOwned = -1
 }
 
 // ctlrSendUp is controller_send_event_up_path: the controller sits at

@@ -33,6 +33,8 @@ type Sim struct {
 	c700     bool
 	pendio   []*event
 	ctlrBusy bool
+	// the smart controller's queue, cache and host transfers (type 3)
+	smart *smartCtlr
 
 	d disk
 
@@ -289,6 +291,10 @@ func (s *Sim) dispatch(e *event) {
 	case evBusGranted, evBusDelayComplete:
 		s.busEvent(e)
 	case evCtlrTransferComplete:
+		if s.smart != nil {
+			s.smartTransferDone(e)
+			return
+		}
 		s.ctlrTransferDone(e)
 	case evTraceRequestStart:
 		s.traceRequestStart(e)
@@ -330,6 +336,11 @@ func (s *Sim) drvCanSend() bool {
 	}
 	out := s.drvQueue.reqOutstanding
 	if s.m.DriverQueueing {
+		if s.smart != nil {
+			// the smart controller's queue length bounds the requests
+			// the driver has out on it (ctlrs[queuectlr].numoutstanding)
+			return s.drvOut < s.m.Controller.Smart.MaxOutstanding
+		}
 		return out < s.p.MaxQueue
 	}
 	return out == 0

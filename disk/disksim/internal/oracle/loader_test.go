@@ -67,10 +67,10 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 }
 
 // TestLoaderControllerTypes: exact mode loads the pass-through and
-// 53C700-based controllers, names the smart controller (type 3) as not
-// modelled, and another type as what DiskSim exits on (run through
-// run-reqlog.sh: "Unknown controller type in
-// controller_interrupt_arrive: 4").
+// 53C700-based controllers, refuses a smart controller (type 3) without
+// the Scheduler it copies (DiskSim segfaults, run through
+// run-reqlog.sh), and names another type as what DiskSim exits on
+// ("Unknown controller type in controller_interrupt_arrive: 4").
 func TestLoaderControllerTypes(t *testing.T) {
 	p := Generate(2, 340, 21, 2000)
 	base := p.Model.Files()["model.parv"]
@@ -80,7 +80,7 @@ func TestLoaderControllerTypes(t *testing.T) {
 	}
 	for _, tc := range []struct{ typ, want string }{
 		{"1", ""}, {"2", ""},
-		{"3", "controller type 3 (smart"},
+		{"3", "a smart controller (type 3) without a Scheduler: DiskSim follows a null pointer"},
 		{"4", "controller type 4: DiskSim exits on it at start-up"},
 	} {
 		i := strings.Index(base, ctlr) + len(ctlr)

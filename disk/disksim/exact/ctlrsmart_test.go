@@ -1,0 +1,92 @@
+package exact
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// smartModel is c700Model's disk behind a smart controller with an
+// FCFS queue, one access at a time on the disk and a cache of size 0.
+func smartModel(busBlk, ctlrBlk float64) *Model {
+	m := c700Model(ctlrSmart, busBlk, ctlrBlk)
+	m.Controller.Smart = &SmartController{MaxOutstanding: 1, PendingCount: 1,
+		Queue: Queue{Policy: schedFCFS}, Cache: CacheMem{FlushIdleDelay: -1}}
+	return m
+}
+
+// TestSmartWriteTiming works an 8-block fast write through a smart
+// controller with a cache of size 0 by hand (disksim_ctlrsmart.c,
+// disksim_cachemem.c): the controller first moves the 8 blocks from the
+// host at its own block time (controller_smart_host_data_transfer),
+// then writes them through (cachemem_free_block_dirty): the access
+// crosses to the disk after the bus arbitration (0.2 ms) and the
+// controller's 0.5 ms; the disk answers ready-to-transfer after its
+// write-hit overhead and data preparation (0.3 + 0.1 ms), which the
+// controller answers itself after 0.5 ms; the controller moves the
+// blocks at the slower of its block time and the disk's (the bus's
+// and the disk's own 0.002 ms); the disk sends its completion after
+// 0.05 ms, and the controller's completion reaches the driver 0.5 ms
+// later. So 2.15 ms plus twice the transfer when the controller is the
+// slower (8 x 0.01 each way: 2.31 ms), or the host's 8 x 0.001 and the
+// bus's 8 x 0.02 (2.318 ms).
+func TestSmartWriteTiming(t *testing.T) {
+	for _, c := range []struct {
+		busBlk, ctlrBlk, want float64
+	}{
+		{0.005, 0.01, 2.31},
+		{0.02, 0.001, 2.318},
+	} {
+		res, err := smartModel(c.busBlk, c.ctlrBlk).Run([]Request{{Blkno: 1000, Bcount: 8}}, true)
+		require.NoError(t, err)
+		require.True(t, res[0].Done)
+		assert.InDelta(t, c.want, res[0].Response, 1e-9, "bus block %g ms, controller block %g ms", c.busBlk, c.ctlrBlk)
+	}
+}
+
+// TestSmartReadHostTransfer: a read misses the size-0 cache, goes to
+// the disk, and only once the disk has delivered it are its blocks
+// moved to the host, at the controller's block time. With the bus
+// slower than either controller block time, the disk's side is the
+// same, so the two reads differ by the host transfer alone:
+// 8 x (0.01 - 0.001) = 0.072 ms.
+func TestSmartReadHostTransfer(t *testing.T) {
+	read := func(ctlrBlk float64) float64 {
+		res, err := smartModel(0.02, ctlrBlk).Run([]Request{{Blkno: 1000, Bcount: 8, Read: true}}, true)
+		require.NoError(t, err)
+		require.True(t, res[0].Done)
+		return res[0].Response
+	}
+	assert.InDelta(t, 0.072, read(0.01)-read(0.001), 1e-9)
+}
+
+// TestSmartPendingCount: the controller keeps at most "Max per-disk
+// pending count" accesses on the disk; with none, no access ever goes
+// down and no request completes (DiskSim runs on with nothing done).
+func TestSmartPendingCount(t *testing.T) {
+	m := smartModel(0.005, 0.01)
+	m.Controller.Smart.PendingCount = 0
+	res, err := m.Run([]Request{{Blkno: 1000, Bcount: 8}}, true)
+	require.NoError(t, err)
+	assert.False(t, res[0].Done)
+}
+
+// TestSmartRefusals: what exact mode does not simulate of a smart
+// controller's cache is named with its value.
+func TestSmartRefusals(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*CacheMem)
+		want string
+	}{
+		{func(k *CacheMem) { k.Size = 64 }, "Cache size = 64"},
+		{func(k *CacheMem) { k.MaxRequestSize = 16 }, "Max request size = 16"},
+		{func(k *CacheMem) { k.FlushPolicy = 1 }, "Flush policy = 1"},
+		{func(k *CacheMem) { k.FlushIdleDelay = 5 }, "Flush idle delay = 5"},
+	} {
+		m := smartModel(0.005, 0.01)
+		c.set(&m.Controller.Smart.Cache)
+		_, err := m.Run([]Request{{Blkno: 1000, Bcount: 8}}, true)
+		assert.ErrorContains(t, err, c.want)
+	}
+}
