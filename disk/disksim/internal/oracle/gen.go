@@ -212,9 +212,11 @@ func (g *gen) path(m *Model) {
 	if g.policies != nil {
 		g.r = g.policies
 	}
-	ctype := g.pick("controller type", "1", "2")
+	ctype := g.pick("controller type", "1", "2", "3")
 	g.r = r
-	if ctype != "1" {
+	if ctype == "3" {
+		g.force = withForce(g.force, "topology", "ctlr")
+	} else if ctype != "1" {
 		// a disk asking a 53C700 how much of a transfer under way it
 		// has moved reads memory the controller never set (exact's
 		// ErrUndefined; DiskSim mostly stops or crashes after it):
@@ -242,6 +244,43 @@ func (g *gen) path(m *Model) {
 	m.Ctlr = []KV{{"type", ctype}, {"Scale for delays", scale},
 		{"Bulk sector transfer time", g.ms("controller bulk time", 0.05)},
 		{"Maximum queue length", "0"}, {"Print stats", "0"}}
+	if ctype == "3" {
+		g.smart(m)
+	}
+}
+
+// smart adds what the smart controller (type 3) reads: its queue
+// length, per-disk pending count, Scheduler and Cache, drawn from the
+// policies' source (so that the other pairs keep their draws). The
+// cache is a memory cache of size 0 (DiskSim segfaults on a smart
+// controller without one): every request goes through to the disk,
+// reads moved to the host after it, writes before, which is what
+// exact mode simulates; the parameters that only a cache with space
+// reads vary over values DiskSim accepts.
+func (g *gen) smart(m *Model) {
+	r := g.r
+	if g.policies != nil {
+		g.r = g.policies
+	}
+	defer func() { g.r = r }()
+	m.Ctlr = Set(m.Ctlr, "Maximum queue length", g.pick("controller queue length", "0", "3"))
+	sched := inline("disksim_ioqueue", g.queue("controller"), "    ")
+	line := g.pick("controller cache line size", "0", "8")
+	gran := "1"
+	if line != "0" {
+		gran = g.pick("controller cache granularity", "1", "4")
+	}
+	cache := []KV{{"Cache size", "0"}, {"Line size", line},
+		{"Bit granularity", gran}, {"Lock granularity", gran}, {"Shared read locks", g.flag("controller cache shared locks")},
+		{"Max request size", "0"}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
+		{"Allocation policy", g.flag("controller cache allocation")},
+		{"Write scheme", g.pick("controller cache write scheme", "1", "2", "3")},
+		{"Flush policy", "0"}, {"Flush period", "0.0"}, {"Flush idle delay", "-1.0"}, {"Flush max line cluster", "1"},
+		{"Read prefetch type", g.pick("controller cache read prefetch", "0", "1", "2", "3")},
+		{"Write prefetch type", g.pick("controller cache write prefetch", "0", "1", "2", "3")},
+		{"Line-by-line fetches", g.flag("controller cache line by line")}, {"Max gather", g.pick("controller cache max gather", "0", "4")}}
+	m.Ctlr = append(m.Ctlr, KV{"Scheduler", sched}, KV{"Cache", inline("disksim_cachemem", cache, "    ")},
+		KV{"Max per-disk pending count", g.pick("controller pending count", "1", "2", "4")})
 }
 
 // queue returns an ioqueue: FCFS or one of the policies that order by

@@ -142,3 +142,37 @@ func setParam(t *testing.T, parv, indent, key, val string) string {
 	j := strings.IndexAny(parv[i:], ",\n")
 	return parv[:i] + indent + key + " = " + val + parv[i+j:]
 }
+
+// TestLoaderSmartCache: a smart controller's memory cache loads with
+// DiskSim's checks, and what exact mode does not simulate is named with
+// its value. DiskSim (run-reqlog.sh on pair 22's model) segfaults with
+// no Cache block, with Flush policy 1 at the first period and with a
+// Flush idle delay at the first idle period, all with a cache of size
+// 0.
+func TestLoaderSmartCache(t *testing.T) {
+	p := Generate(22, 340, 21, 2000)
+	if p.Dims["controller type"] != "3" {
+		t.Fatalf("pair 22 has controller type %s, want 3", p.Dims["controller type"])
+	}
+	base := p.Model.Files()["model.parv"]
+	set := func(key, val string) string { return setParam(t, base, "    ", key, val) }
+	for _, tc := range []struct {
+		parv, want string // want "" loads
+	}{
+		{base, ""},
+		{set("Write scheme", "3"), ""},
+		{set("Replacement policy", "2"), ""},
+		{set("Cache size", "64"), "Cache size = 64: exact mode simulates a cache of size 0 only"},
+		{set("Max request size", "16"), "Max request size = 16: exact mode simulates 0 only"},
+		{set("Flush policy", "1"), "Flush policy = 1: exact mode simulates 0 only"},
+		{set("Flush idle delay", "5.0"), "Flush idle delay = 5: exact mode simulates -1 only"},
+		{set("Write scheme", "4"), "Write scheme = 4: DiskSim accepts 1..3 only"},
+		{setParam(t, set("Line size", "8"), "    ", "Bit granularity", "3"), "Line size = 8 is not a multiple of Bit granularity = 3"},
+		{strings.Replace(base, "disksim_cachemem", "disksim_cachedev", 1), "exact mode simulates disksim_cachemem only"},
+	} {
+		err := loadParv(p, tc.parv)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("error %v, want %q", err, tc.want)
+		}
+	}
+}
