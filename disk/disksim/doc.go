@@ -24,8 +24,9 @@
 // testdata/regen.sh) is replayed by the tests.
 //
 // Exact mode simulates a driver, a bus, optionally a pass-through
-// (type 1) or 53C700-based (type 2) controller and a second bus, and
-// the disk; ioqueues
+// (type 1), 53C700-based (type 2) or smart (type 3, with its own queue
+// and a memory cache of size 0) controller and a second bus, and the
+// disk; ioqueues
 // scheduling FCFS (policy 1), by logical block number (2
 // ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN, 19
 // PRI_VSCAN_LBN) or by cylinder (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7
@@ -36,10 +37,11 @@
 // time 0), completing each request in a constant time, or taking its
 // access or queue times from a validate trace (negative constant access
 // times; ASCII traces carry none, and exact mode refuses them there).
-// Other configurations DiskSim accepts (the smart controller, type 3,
-// with its own queue and cache; chains of controllers; the
+// Other configurations DiskSim accepts (a smart controller's cache with
+// space, its Max request size, its periodic or idle flushing, a
+// disksim_cachedev cache; chains of controllers; the
 // positioning-time-based scheduling policies; BATCH_FCFS) are load
-// errors naming the parameter.
+// errors naming the parameter and its value.
 // Where DiskSim's source reads memory it never set (a 53C700 asked how
 // much of a transfer under way it has moved), exact mode stops with an
 // error wrapping exact.ErrUndefined.

@@ -13,9 +13,11 @@
 // bus side (disksim_diskctlr.c, disksim_diskcache.c, disksim_disk.c), the
 // ioqueue (disksim_ioqueue.c), the buses (disksim_bus.c), the
 // pass-through and 53C700-based controllers (controller types 1 and 2,
-// disksim_ctlrdumb.c), the device driver in STANDALONE mode with
-// constant and traced times and its 53C700 handling
-// (disksim_iodriver.c), and the validate and ASCII trace readers
+// disksim_ctlrdumb.c), the smart controller (type 3,
+// disksim_ctlrsmart.c) with a memory cache of size 0
+// (disksim_cachemem.c), the device driver in STANDALONE mode with
+// constant and traced times, its 53C700 handling and its count of the
+// requests on a smart controller (disksim_iodriver.c), and the validate and ASCII trace readers
 // (disksim_iotrace.c).
 //
 // Where the source departs from the manuals, this package follows the
