@@ -26,6 +26,9 @@ type smartCtlr struct {
 	hostBusy            bool
 	hostFirst, hostLast *event
 	cache               cacheMem
+	// oversized is the driver's list of the requests it split for this
+	// controller (ctlr->oversized, circular through next)
+	oversized *event
 }
 
 // newSmart builds the smart controller of m (controller_smart_initialize).

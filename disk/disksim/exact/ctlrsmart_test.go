@@ -80,7 +80,6 @@ func TestSmartRefusals(t *testing.T) {
 		want string
 	}{
 		{func(k *CacheMem) { k.Size = 64 }, "Cache size = 64"},
-		{func(k *CacheMem) { k.MaxRequestSize = 16 }, "Max request size = 16"},
 		{func(k *CacheMem) { k.FlushPolicy = 1 }, "Flush policy = 1"},
 		{func(k *CacheMem) { k.FlushIdleDelay = 5 }, "Flush idle delay = 5"},
 	} {
@@ -89,4 +88,23 @@ func TestSmartRefusals(t *testing.T) {
 		_, err := m.Run([]Request{{Blkno: 1000, Bcount: 8}}, true)
 		assert.ErrorContains(t, err, c.want)
 	}
+}
+
+// TestSmartSplitWrite: with a Max request size of 8 the driver sends a
+// 16-block write down as two 8-block parts, the second when the first
+// completes (iodriver_access_complete's oversized list), so it takes
+// what the two halves take written one after the other: the first
+// 2.31 ms as in TestSmartWriteTiming, the second longer, as the disk's
+// one write segment is still being written to the media.
+func TestSmartSplitWrite(t *testing.T) {
+	m := smartModel(0.005, 0.01)
+	halves, err := m.Run([]Request{{Blkno: 1000, Bcount: 8}, {Blkno: 1008, Bcount: 8}}, true)
+	require.NoError(t, err)
+	require.InDelta(t, 2.31, halves[0].Response, 1e-9)
+	m.Controller.Smart.Cache.MaxRequestSize = 8
+	res, err := m.Run([]Request{{Blkno: 1000, Bcount: 16}}, true)
+	require.NoError(t, err)
+	require.True(t, res[0].Done)
+	assert.InDelta(t, halves[0].Response+halves[1].Response, res[0].Response, 1e-9)
+	assert.Greater(t, halves[1].Response, halves[0].Response)
 }

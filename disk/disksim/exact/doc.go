@@ -16,8 +16,9 @@
 // disksim_ctlrdumb.c), the smart controller (type 3,
 // disksim_ctlrsmart.c) with a memory cache of size 0
 // (disksim_cachemem.c), the device driver in STANDALONE mode with
-// constant and traced times, its 53C700 handling and its count of the
-// requests on a smart controller (disksim_iodriver.c), and the validate and ASCII trace readers
+// constant and traced times, its 53C700 handling, and its count of the
+// requests on a smart controller and splitting of those larger than
+// its cache takes (disksim_iodriver.c), and the validate and ASCII trace readers
 // (disksim_iotrace.c).
 //
 // Where the source departs from the manuals, this package follows the

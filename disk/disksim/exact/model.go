@@ -389,8 +389,8 @@ type CacheMem struct {
 	// Size is "Cache size", blocks: exact mode simulates 0.
 	Size int
 	// MaxRequestSize is "Max request size", blocks (0: no maximum):
-	// the driver splits larger requests (iodriver_schedule); exact
-	// mode simulates 0.
+	// the driver sends larger requests down in parts of this size, one
+	// after another (iodriver_schedule, iodriver_access_complete).
 	MaxRequestSize int
 	// FlushPolicy is "Flush policy" (0 on demand, 1 periodic);
 	// FlushIdleDelay is "Flush idle delay", ms (-1: no idle flushing).
@@ -419,9 +419,6 @@ func (c *SmartController) check() []error {
 	k := &c.Cache
 	if k.Size != 0 {
 		bad("cache: Cache size = %d: exact mode simulates a cache of size 0 only (disksim_cachemem.c's allocation, locking, write-back and flushing are not ported)", k.Size)
-	}
-	if k.MaxRequestSize != 0 {
-		bad("cache: Max request size = %d: exact mode simulates 0 only (the driver's splitting of larger requests, iodriver_schedule, is not ported)", k.MaxRequestSize)
 	}
 	if k.FlushPolicy != 0 {
 		bad("cache: Flush policy = %d: exact mode simulates 0 only (with no space DiskSim follows a null pointer at the first periodic flush, cache_periodic_flush)", k.FlushPolicy)

@@ -364,6 +364,9 @@ func (s *Sim) driverSchedule(e *event) {
 	if s.c700 && !s.c700Schedule(e) {
 		return
 	}
+	if s.smart != nil {
+		s.splitOversized(e)
+	}
 	e.typ = evAccessArrive
 	s.deliverDown(e)
 }
@@ -458,6 +461,12 @@ func (s *Sim) logged(r *event) int {
 // validate replays issue the next; the driver sends its next queued
 // request down.
 func (s *Sim) accessComplete(r *event) {
+	if s.smart != nil {
+		var part bool
+		if r, part = s.oversizedPart(r); part {
+			return
+		}
+	}
 	if !s.drvQueue.done(r) {
 		s.fail("completed request %d not pending at the driver", r.blkno)
 		return

@@ -255,8 +255,9 @@ func (g *gen) path(m *Model) {
 // cache is a memory cache of size 0 (DiskSim segfaults on a smart
 // controller without one): every request goes through to the disk,
 // reads moved to the host after it, writes before, which is what
-// exact mode simulates; the parameters that only a cache with space
-// reads vary over values DiskSim accepts.
+// exact mode simulates; its Max request size makes the driver send
+// larger requests in parts; the parameters that only a cache with
+// space reads vary over values DiskSim accepts.
 func (g *gen) smart(m *Model) {
 	r := g.r
 	if g.policies != nil {
@@ -272,7 +273,7 @@ func (g *gen) smart(m *Model) {
 	}
 	cache := []KV{{"Cache size", "0"}, {"Line size", line},
 		{"Bit granularity", gran}, {"Lock granularity", gran}, {"Shared read locks", g.flag("controller cache shared locks")},
-		{"Max request size", "0"}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
+		{"Max request size", g.pick("controller cache max request size", "0", "8", "64")}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
 		{"Allocation policy", g.flag("controller cache allocation")},
 		{"Write scheme", g.pick("controller cache write scheme", "1", "2", "3")},
 		{"Flush policy", "0"}, {"Flush period", "0.0"}, {"Flush idle delay", "-1.0"}, {"Flush max line cluster", "1"},

@@ -163,7 +163,7 @@ func TestLoaderSmartCache(t *testing.T) {
 		{set("Write scheme", "3"), ""},
 		{set("Replacement policy", "2"), ""},
 		{set("Cache size", "64"), "Cache size = 64: exact mode simulates a cache of size 0 only"},
-		{set("Max request size", "16"), "Max request size = 16: exact mode simulates 0 only"},
+		{set("Max request size", "16"), ""},
 		{set("Flush policy", "1"), "Flush policy = 1: exact mode simulates 0 only"},
 		{set("Flush idle delay", "5.0"), "Flush idle delay = 5: exact mode simulates -1 only"},
 		{set("Write scheme", "4"), "Write scheme = 4: DiskSim accepts 1..3 only"},
