@@ -63,7 +63,8 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 	var line, bit, lock int64
 	err := readBlock(b, cacheMemSpecs, func(name string, p Param) error {
 		if name == "SLRU segments" {
-			l.ignore(b.Type, p.Key, "read by a cache with space only")
+			// cachemem_setup_segs counts a segment for each value
+			k.SLRUSegments = len(p.Value.List)
 			return nil
 		}
 		f, _ := p.Value.Float()
@@ -87,6 +88,7 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 		case "Shared read locks", "Allocation policy", "Line-by-line fetches":
 			return ranged(p, f, 0, 1)
 		case "Replacement policy":
+			k.Replacement = int(n)
 			return ranged(p, f, 1, 4)
 		case "Write scheme":
 			return ranged(p, f, 1, 3)
@@ -94,6 +96,7 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 			k.FlushPolicy = int(n)
 			return ranged(p, f, 0, 1)
 		case "Flush period":
+			k.FlushPeriod = f
 			return ranged(p, f, 0, 1e300)
 		case "Flush idle delay":
 			k.FlushIdleDelay = f

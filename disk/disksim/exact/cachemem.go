@@ -96,3 +96,25 @@ func (s *Sim) cacheDiskAccessComplete(acc *event) {
 	s.release(w)
 	s.release(acc)
 }
+
+// cacheStartTimers is cachemem_initialize's periodic flush timer: a
+// TIMER_EXPIRED event at the flush period. A flush that walks nothing
+// re-arms it and changes nothing else, so it is left out.
+func (s *Sim) cacheStartTimers() {
+	k := &s.m.Controller.Smart.Cache
+	if k.FlushPolicy != 1 || k.flushesNothing() {
+		return
+	}
+	e := s.alloc()
+	e.typ = evTimerExpired
+	e.time = k.FlushPeriod
+	s.schedule(e)
+}
+
+// cachePeriodicFlush is cache_periodic_flush on a cache with no space:
+// it walks the LRU list of segment 0, which is empty, and follows its
+// null head (DiskSim segfaults).
+func (s *Sim) cachePeriodicFlush(e *event) {
+	s.release(e)
+	s.fail("a null pointer (DiskSim crashes here too): the periodic flush walks the empty cache's LRU list (cache_periodic_flush)")
+}

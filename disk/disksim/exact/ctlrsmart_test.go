@@ -80,7 +80,7 @@ func TestSmartRefusals(t *testing.T) {
 		want string
 	}{
 		{func(k *CacheMem) { k.Size = 64 }, "Cache size = 64"},
-		{func(k *CacheMem) { k.FlushPolicy = 1 }, "Flush policy = 1"},
+		{func(k *CacheMem) { k.FlushPolicy, k.Replacement = 1, 2 }, "Flush policy = 1 with Flush period = 0 under segmented LRU"},
 		{func(k *CacheMem) { k.FlushIdleDelay = 5 }, "Flush idle delay = 5"},
 	} {
 		m := smartModel(0.005, 0.01)
@@ -107,4 +107,35 @@ func TestSmartSplitWrite(t *testing.T) {
 	require.True(t, res[0].Done)
 	assert.InDelta(t, halves[0].Response+halves[1].Response, res[0].Response, 1e-9)
 	assert.Greater(t, halves[1].Response, halves[0].Response)
+}
+
+// TestSmartPeriodicFlush: with no space a periodic flush walks the
+// empty LRU list and DiskSim segfaults at the first period, so a run
+// still going then stops with ErrDiskSimAbort and one that ends before
+// is untouched; under segmented LRU with no segments the flush walks
+// nothing and the idle delay changes nothing either.
+func TestSmartPeriodicFlush(t *testing.T) {
+	reqs := []Request{{Blkno: 1000, Bcount: 8, Gap: 10}, {Blkno: 3000, Bcount: 8}}
+	base, err := smartModel(0.005, 0.01).Run(reqs, true)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		period      float64
+		replacement int
+		idle        float64
+		stops       bool
+	}{
+		{5, 1, -1, true}, {1000, 1, -1, false}, {5, 2, -1, false}, {5, 2, 0, false},
+	} {
+		m := smartModel(0.005, 0.01)
+		k := &m.Controller.Smart.Cache
+		k.FlushPolicy, k.FlushPeriod, k.Replacement, k.FlushIdleDelay = 1, c.period, c.replacement, c.idle
+		res, err := m.Run(reqs, true)
+		if c.stops {
+			require.ErrorIs(t, err, ErrDiskSimAbort)
+			assert.ErrorContains(t, err, "cache_periodic_flush")
+			continue
+		}
+		require.NoError(t, err, "%+v", c)
+		assert.Equal(t, base, res, "%+v", c)
+	}
 }

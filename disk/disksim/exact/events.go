@@ -23,6 +23,7 @@ const (
 	evBusDelayComplete
 	evCtlrTransferComplete
 	evTraceRequestStart
+	evTimerExpired
 )
 
 // Device types on a bus slot.

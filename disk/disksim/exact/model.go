@@ -392,13 +392,28 @@ type CacheMem struct {
 	// the driver sends larger requests down in parts of this size, one
 	// after another (iodriver_schedule, iodriver_access_complete).
 	MaxRequestSize int
-	// FlushPolicy is "Flush policy" (0 on demand, 1 periodic);
-	// FlushIdleDelay is "Flush idle delay", ms (-1: no idle flushing).
-	// With no space DiskSim follows a null pointer at the first
-	// periodic or idle flush: exact mode simulates 0 and -1.
+	// FlushPolicy is "Flush policy" (0 on demand, 1 periodic, every
+	// FlushPeriod ms); FlushIdleDelay is "Flush idle delay", ms (-1:
+	// no idle flushing). With no space a flush walks the cache's
+	// empty LRU list and DiskSim follows a null pointer, unless the
+	// replacement policy is segmented LRU (Replacement 2) with no SLRU
+	// segments given, when a flush walks nothing: Run stops at the
+	// first periodic flush (ErrDiskSimAbort); exact mode refuses an
+	// idle delay of 0 or more otherwise (the queue's idle detector is
+	// not ported) and a period of 0 under segmented LRU (DiskSim
+	// re-arms its timer at time 0 for ever).
 	FlushPolicy    int
+	FlushPeriod    float64
 	FlushIdleDelay float64
+	// Replacement is "Replacement policy" (1 FIFO, 2 segmented LRU, 3
+	// random, 4 LIFO); SLRUSegments the number of "SLRU segments".
+	Replacement, SLRUSegments int
 }
+
+// flushesNothing reports whether a flush of the empty cache walks no
+// segment: segmented LRU with none given (cache_periodic_flush and
+// cache_idletime_detected loop over numsegs segments).
+func (k *CacheMem) flushesNothing() bool { return k.Replacement == 2 && k.SLRUSegments == 0 }
 
 // check reports what of c exact mode does not simulate.
 func (c *SmartController) check() []error {
@@ -420,11 +435,11 @@ func (c *SmartController) check() []error {
 	if k.Size != 0 {
 		bad("cache: Cache size = %d: exact mode simulates a cache of size 0 only (disksim_cachemem.c's allocation, locking, write-back and flushing are not ported)", k.Size)
 	}
-	if k.FlushPolicy != 0 {
-		bad("cache: Flush policy = %d: exact mode simulates 0 only (with no space DiskSim follows a null pointer at the first periodic flush, cache_periodic_flush)", k.FlushPolicy)
+	if k.FlushPolicy != 0 && k.flushesNothing() && k.FlushPeriod == 0 {
+		bad("cache: Flush policy = %d with Flush period = 0 under segmented LRU with no SLRU segments: DiskSim re-arms its flush timer at time 0 for ever (cache_periodic_flush) and never gets past it", k.FlushPolicy)
 	}
-	if k.FlushIdleDelay >= 0 {
-		bad("cache: Flush idle delay = %g: exact mode simulates -1 only (with no space DiskSim follows a null pointer when the disk's queue first idles that long, cache_idletime_detected)", k.FlushIdleDelay)
+	if k.FlushIdleDelay >= 0 && !k.flushesNothing() {
+		bad("cache: Flush idle delay = %g: exact mode simulates -1 only, or any delay under segmented LRU with no SLRU segments (with no space DiskSim follows a null pointer when the controller's queue first idles that long, cache_idletime_detected; the ioqueue's idle detector is not ported)", k.FlushIdleDelay)
 	}
 	return errs
 }

@@ -184,7 +184,7 @@ func (m *Model) RunTrace(reqs []Request, validate bool, trace func(string)) ([]R
 var traceType = [...]int{evNone: 0, evRequestArrive: 100, evAccessArrive: 101, evInterruptArrive: 102,
 	evInterruptComplete: 105, evOverheadComplete: 106, evSeekDone: 110, evSectorDone: 112,
 	evGotoRemapped: 114, evGotRemapped: 113, evPrepareTransfer: 108, evDataTransferComplete: 109,
-	evBusGranted: 115, evBusDelayComplete: 116, evCtlrTransferComplete: 117, evTraceRequestStart: 119}
+	evBusGranted: 115, evBusDelayComplete: 116, evCtlrTransferComplete: 117, evTraceRequestStart: 119, evTimerExpired: 121}
 
 func (s *Sim) run(reqs []Request, validate bool) (res []Result, err error) {
 	s.reqs, s.validate = reqs, validate
@@ -214,6 +214,11 @@ func (s *Sim) run(reqs []Request, validate bool) (res []Result, err error) {
 			res, err = s.res, s.err
 		}
 	}()
+	if s.smart != nil {
+		// controller_smart_initialize arms the cache's timers before
+		// the first request is read
+		s.cacheStartTimers()
+	}
 	s.issueNext(0)
 	for !s.stopped && s.err == nil {
 		e := s.q.pop()
@@ -298,6 +303,8 @@ func (s *Sim) dispatch(e *event) {
 		s.ctlrTransferDone(e)
 	case evTraceRequestStart:
 		s.traceRequestStart(e)
+	case evTimerExpired:
+		s.cachePeriodicFlush(e)
 	default:
 		s.diskEvent(e)
 	}

@@ -266,6 +266,18 @@ func (g *gen) smart(m *Model) {
 	defer func() { g.r = r }()
 	m.Ctlr = Set(m.Ctlr, "Maximum queue length", g.pick("controller queue length", "0", "3"))
 	sched := inline("disksim_ioqueue", g.queue("controller"), "    ")
+	// periodic and idle flushing walk the empty cache's LRU list, a
+	// null pointer for DiskSim, but under segmented LRU with no SLRU
+	// segments, where they walk nothing
+	flushPolicy, period, idle := "0", "0.0", "-1.0"
+	switch g.pick("controller cache flush", "none", "periodic", "idle") {
+	case "periodic":
+		flushPolicy, period = "1", "5.0"
+		g.force = withForce(g.force, "controller cache replacement", "2")
+	case "idle":
+		idle = "2.0"
+		g.force = withForce(g.force, "controller cache replacement", "2")
+	}
 	line := g.pick("controller cache line size", "0", "8")
 	gran := "1"
 	if line != "0" {
@@ -276,7 +288,7 @@ func (g *gen) smart(m *Model) {
 		{"Max request size", g.pick("controller cache max request size", "0", "8", "64")}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
 		{"Allocation policy", g.flag("controller cache allocation")},
 		{"Write scheme", g.pick("controller cache write scheme", "1", "2", "3")},
-		{"Flush policy", "0"}, {"Flush period", "0.0"}, {"Flush idle delay", "-1.0"}, {"Flush max line cluster", "1"},
+		{"Flush policy", flushPolicy}, {"Flush period", period}, {"Flush idle delay", idle}, {"Flush max line cluster", "1"},
 		{"Read prefetch type", g.pick("controller cache read prefetch", "0", "1", "2", "3")},
 		{"Write prefetch type", g.pick("controller cache write prefetch", "0", "1", "2", "3")},
 		{"Line-by-line fetches", g.flag("controller cache line by line")}, {"Max gather", g.pick("controller cache max gather", "0", "4")}}

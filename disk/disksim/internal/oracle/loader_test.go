@@ -146,9 +146,9 @@ func setParam(t *testing.T, parv, indent, key, val string) string {
 // TestLoaderSmartCache: a smart controller's memory cache loads with
 // DiskSim's checks, and what exact mode does not simulate is named with
 // its value. DiskSim (run-reqlog.sh on pair 22's model) segfaults with
-// no Cache block, with Flush policy 1 at the first period and with a
-// Flush idle delay at the first idle period, all with a cache of size
-// 0.
+// no Cache block, and, but under segmented LRU with no SLRU segments,
+// at the first periodic flush (which exact mode simulates) and at the
+// first idle flush (which it refuses), all with a cache of size 0.
 func TestLoaderSmartCache(t *testing.T) {
 	p := Generate(22, 340, 21, 2000)
 	if p.Dims["controller type"] != "3" {
@@ -164,8 +164,10 @@ func TestLoaderSmartCache(t *testing.T) {
 		{set("Replacement policy", "2"), ""},
 		{set("Cache size", "64"), "Cache size = 64: exact mode simulates a cache of size 0 only"},
 		{set("Max request size", "16"), ""},
-		{set("Flush policy", "1"), "Flush policy = 1: exact mode simulates 0 only"},
-		{set("Flush idle delay", "5.0"), "Flush idle delay = 5: exact mode simulates -1 only"},
+		{setParam(t, set("Replacement policy", "1"), "    ", "Flush policy", "1"), ""},
+		{setParam(t, set("Replacement policy", "1"), "    ", "Flush idle delay", "5.0"), "Flush idle delay = 5: exact mode simulates -1 only"},
+		{setParam(t, set("Replacement policy", "2"), "    ", "Flush idle delay", "5.0"), ""},
+		{setParam(t, setParam(t, set("Replacement policy", "2"), "    ", "Flush policy", "1"), "    ", "Flush period", "0.0"), "Flush period = 0 under segmented LRU with no SLRU segments: DiskSim re-arms"},
 		{set("Write scheme", "4"), "Write scheme = 4: DiskSim accepts 1..3 only"},
 		{setParam(t, set("Line size", "8"), "    ", "Bit granularity", "3"), "Line size = 8 is not a multiple of Bit granularity = 3"},
 		{strings.Replace(base, "disksim_cachemem", "disksim_cachedev", 1), "exact mode simulates disksim_cachemem only"},
