@@ -38,7 +38,7 @@
 // access or queue times from a validate trace (negative constant access
 // times; ASCII traces carry none, and exact mode refuses them there).
 // Other configurations DiskSim accepts (a smart controller's cache with
-// space, its idle flushing (but where it flushes nothing), a
+// space, its periodic flush of period 0 under segmented LRU, a
 // disksim_cachedev cache; chains of controllers; the
 // positioning-time-based scheduling policies; BATCH_FCFS) are load
 // errors naming the parameter and its value.

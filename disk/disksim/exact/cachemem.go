@@ -107,14 +107,68 @@ func (s *Sim) cacheStartTimers() {
 	}
 	e := s.alloc()
 	e.typ = evTimerExpired
+	e.cause = timerPeriodicFlush
 	e.time = k.FlushPeriod
 	s.schedule(e)
 }
 
-// cachePeriodicFlush is cache_periodic_flush on a cache with no space:
-// it walks the LRU list of segment 0, which is empty, and follows its
-// null head (DiskSim segfaults).
-func (s *Sim) cachePeriodicFlush(e *event) {
+// The cache's timers (timer_event.func): the periodic flush, and the
+// controller queue's idle detector.
+const (
+	timerPeriodicFlush = 1
+	timerIdle          = 2
+)
+
+// cacheTimer is a TIMER_EXPIRED event of the cache's.
+func (s *Sim) cacheTimer(e *event) {
+	kind := e.cause
 	s.release(e)
+	if kind == timerIdle {
+		s.cacheIdleDetected()
+		return
+	}
+	// cache_periodic_flush on a cache with no space walks the LRU
+	// list of segment 0, which is empty, and follows its null head
 	s.fail("a null pointer (DiskSim crashes here too): the periodic flush walks the empty cache's LRU list (cache_periodic_flush)")
+}
+
+// smartResetIdle is ioqueue_reset_idledetecter(queue, 1), which
+// ioqueue_physical_access_done calls on a queue with an idle-work
+// function (the cache sets one for a Flush idle delay of 0 or more):
+// when the completion leaves the queue empty, the idle timer is
+// (re)armed for the delay from now; arrivals do not disarm it.
+func (s *Sim) smartResetIdle() {
+	c := s.smart
+	delay := s.m.Controller.Smart.Cache.FlushIdleDelay
+	if delay < 0 || c.queue.listLen > 0 {
+		return
+	}
+	t := c.idleTimer
+	if t != nil {
+		if !s.q.remove(t) {
+			s.fail("existing idledetect event not on intq in ioqueue_reset_idledetecter")
+			return
+		}
+	} else {
+		t = s.alloc()
+		t.typ = evTimerExpired
+		t.cause = timerIdle
+		c.idleTimer = t
+	}
+	t.time = s.now + delay
+	s.schedule(t)
+}
+
+// cacheIdleDetected is ioqueue_idledetected calling
+// cache_idletime_detected: nothing while the controller's queue holds
+// a request; otherwise, with no space, the flush walks the empty LRU
+// list of segment 0 and follows its null head (DiskSim segfaults),
+// but under segmented LRU with no segments, where it walks nothing.
+func (s *Sim) cacheIdleDetected() {
+	c := s.smart
+	c.idleTimer = nil
+	if c.queue.listLen > 0 || s.m.Controller.Smart.Cache.flushesNothing() {
+		return
+	}
+	s.fail("a null pointer (DiskSim crashes here too): the idle flush walks the empty cache's LRU list (cache_idletime_detected)")
 }

@@ -26,6 +26,8 @@ type smartCtlr struct {
 	hostBusy            bool
 	hostFirst, hostLast *event
 	cache               cacheMem
+	// idleTimer is the queue's idle detector (idledetect), armed or nil
+	idleTimer *event
 	// oversized is the driver's list of the requests it split for this
 	// controller (ctlr->oversized, circular through next)
 	oversized *event
@@ -117,6 +119,7 @@ func (s *Sim) smartAccessComplete(e *event) {
 		s.fail("completed access for block %d not pending at the smart controller", e.blkno)
 		return
 	}
+	s.smartResetIdle()
 	s.cacheDiskAccessComplete(e)
 	if c.queue.reqOutstanding < c.pending {
 		if r := c.queue.next(s.now); r != nil {

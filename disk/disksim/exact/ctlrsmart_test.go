@@ -81,7 +81,6 @@ func TestSmartRefusals(t *testing.T) {
 	}{
 		{func(k *CacheMem) { k.Size = 64 }, "Cache size = 64"},
 		{func(k *CacheMem) { k.FlushPolicy, k.Replacement = 1, 2 }, "Flush policy = 1 with Flush period = 0 under segmented LRU"},
-		{func(k *CacheMem) { k.FlushIdleDelay = 5 }, "Flush idle delay = 5"},
 	} {
 		m := smartModel(0.005, 0.01)
 		c.set(&m.Controller.Smart.Cache)
@@ -137,5 +136,33 @@ func TestSmartPeriodicFlush(t *testing.T) {
 		}
 		require.NoError(t, err, "%+v", c)
 		assert.Equal(t, base, res, "%+v", c)
+	}
+}
+
+// TestSmartIdleFlush: a completion that leaves the controller's queue
+// empty arms the idle detector for the Flush idle delay; if the queue
+// is still empty then, the idle flush walks the empty cache's LRU list
+// and DiskSim segfaults. Two writes 10 ms apart (each about 2.3 ms):
+// a delay of 5 ms fires between them, one of 20 ms after the last
+// completion, when the run has ended.
+func TestSmartIdleFlush(t *testing.T) {
+	reqs := []Request{{Blkno: 1000, Bcount: 8, Gap: 10}, {Blkno: 3000, Bcount: 8}}
+	for _, c := range []struct {
+		idle        float64
+		replacement int
+		stops       bool
+	}{
+		{5, 1, true}, {20, 1, false}, {5, 2, false},
+	} {
+		m := smartModel(0.005, 0.01)
+		k := &m.Controller.Smart.Cache
+		k.FlushIdleDelay, k.Replacement = c.idle, c.replacement
+		_, err := m.Run(reqs, true)
+		if c.stops {
+			require.ErrorIs(t, err, ErrDiskSimAbort)
+			assert.ErrorContains(t, err, "cache_idletime_detected")
+			continue
+		}
+		require.NoError(t, err, "%+v", c)
 	}
 }

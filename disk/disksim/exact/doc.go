@@ -41,8 +41,8 @@
 //     overlapping an unstoppable read-ahead follows a null segment; a
 //     request handed out when not ready, a write's media position outside
 //     its segment and 6,000 sectors without the arm's next decision are
-//     assertions, and so is a smart controller's periodic flush of a
-//     cache with no space (it walks an empty LRU list). DiskSim stops
+//     assertions, and so is a smart controller's periodic or idle
+//     flush of a cache with no space (it walks an empty LRU list). DiskSim stops
 //     there, and so does Run, with an error wrapping ErrDiskSimAbort; a nil pointer here is a null pointer
 //     there, and ends the run the same way.
 //   - Without a fast write level, a write that must disconnect sends

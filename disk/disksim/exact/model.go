@@ -398,10 +398,11 @@ type CacheMem struct {
 	// empty LRU list and DiskSim follows a null pointer, unless the
 	// replacement policy is segmented LRU (Replacement 2) with no SLRU
 	// segments given, when a flush walks nothing: Run stops at the
-	// first periodic flush (ErrDiskSimAbort); exact mode refuses an
-	// idle delay of 0 or more otherwise (the queue's idle detector is
-	// not ported) and a period of 0 under segmented LRU (DiskSim
-	// re-arms its timer at time 0 for ever).
+	// first periodic flush, or at the first idle flush (when the
+	// controller's queue has stayed empty that long after a
+	// completion), with ErrDiskSimAbort; exact mode refuses a period of
+	// 0 under segmented LRU (DiskSim re-arms its timer at time 0 for
+	// ever).
 	FlushPolicy    int
 	FlushPeriod    float64
 	FlushIdleDelay float64
@@ -437,9 +438,6 @@ func (c *SmartController) check() []error {
 	}
 	if k.FlushPolicy != 0 && k.flushesNothing() && k.FlushPeriod == 0 {
 		bad("cache: Flush policy = %d with Flush period = 0 under segmented LRU with no SLRU segments: DiskSim re-arms its flush timer at time 0 for ever (cache_periodic_flush) and never gets past it", k.FlushPolicy)
-	}
-	if k.FlushIdleDelay >= 0 && !k.flushesNothing() {
-		bad("cache: Flush idle delay = %g: exact mode simulates -1 only, or any delay under segmented LRU with no SLRU segments (with no space DiskSim follows a null pointer when the controller's queue first idles that long, cache_idletime_detected; the ioqueue's idle detector is not ported)", k.FlushIdleDelay)
 	}
 	return errs
 }

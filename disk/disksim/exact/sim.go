@@ -304,7 +304,7 @@ func (s *Sim) dispatch(e *event) {
 	case evTraceRequestStart:
 		s.traceRequestStart(e)
 	case evTimerExpired:
-		s.cachePeriodicFlush(e)
+		s.cacheTimer(e)
 	default:
 		s.diskEvent(e)
 	}
