@@ -138,10 +138,17 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 				return errAt(p.Pos, "Scheduling policy = %d: %s; --disksim-mode refined takes 3, 4, 6-10", n, why)
 			}
 			q.Policy = int(n)
-		case "Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme", "Scheduling priority scheme":
+		case "Sequential stream scheme", "Overlapping request scheme":
 			if n != 0 {
 				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
 			}
+		case "Scheduling timeout scheme":
+			// DiskSim 4.0's loader stores nothing: it prints "** warning:
+			// ignoring \"Scheduling timeout scheme\"" (verbose runs only)
+			// and every queue keeps NOTIMEOUT
+			l.ignore(b.Type, p.Key, "DiskSim 4.0's loader ignores it: no queue times out")
+		case "Scheduling priority scheme":
+			q.PriorityScheme = int(n)
 		case "Cylinder mapping strategy":
 			q.CylMap = int(n)
 			cylMapAt = p.Pos

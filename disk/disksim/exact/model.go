@@ -168,6 +168,16 @@ type Queue struct {
 	// percent of the block count a read gains, and the weight of a
 	// request's age (see policypri.go).
 	TimeoutPolicy, PriorityFactor, AgeFactor int
+	// PriorityScheme is "Scheduling priority scheme": 0 (ALLEQUAL) or
+	// 1 (TWOQUEUE: requests flagged time-critical or time-limited go
+	// to a second subqueue, ordered by "Priority scheduling", served
+	// first). DiskSim's trace readers flag a request so only for the
+	// ASCII flags SYNCHRONOUS and ASYNCHRONOUS; a Request carries a
+	// read flag alone, so under 1 every request joins the base queue,
+	// as under 0. Any other value makes DiskSim exit at the first
+	// request the queue takes (ioqueue_add_new_request: "Unknown
+	// priority scheme"), and the run stops there.
+	PriorityScheme int
 }
 
 // Bus is a disksim_bus.
@@ -296,10 +306,10 @@ func newSim(m *Model) (*Sim, error) {
 	} else {
 		s.diskBus.id = 0
 	}
-	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6,
+	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6, badPriScheme: badPriScheme(m.DriverQueue.PriorityScheme),
 		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now)}
 	dk := &s.d
-	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, enabled: s.enabled,
+	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, badPriScheme: badPriScheme(m.Queue.PriorityScheme), enabled: s.enabled,
 		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now)}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead

@@ -5,12 +5,25 @@ import "fmt"
 // An ioqueue as src/disksim_ioqueue.c keeps one: a circular list of
 // iobufs (queued requests, possibly concatenated), each WAITING or
 // PENDING (handed to the device). Only the base subqueue is modelled:
-// the timeout and priority schemes must be 0 (the loader says so).
+// the timeout subqueue stays empty (DiskSim's loader ignores the
+// timeout scheme, and only the process-flow simulator's clock ticks the
+// queues, ioqueue_tick), and so does the priority subqueue (a Request
+// is never time-critical or time-limited; see Queue.PriorityScheme).
 
 const (
 	iobWaiting = 0
 	iobPending = 1
 )
+
+// Priority schemes (disksim_ioqueue.c).
+const (
+	priAllEqual = 0
+	priTwoQueue = 1
+)
+
+// badPriScheme reports whether DiskSim exits at the first request a
+// queue with priority scheme n takes (ioqueue_add_new_request).
+func badPriScheme(n int) bool { return n != priAllEqual && n != priTwoQueue }
 
 // iobuf is one queue entry.
 type iobuf struct {
@@ -39,6 +52,7 @@ type ioqueue struct {
 	sched          int
 	absoluteFCFS   bool
 	divZero        bool // cylinder mapping 6: adding a request stops DiskSim
+	badPriScheme   bool // a priority scheme other than 0 and 1: so does it
 	lbnState
 	cylState
 	priState

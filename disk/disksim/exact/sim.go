@@ -112,6 +112,10 @@ func (s *Sim) fail(format string, args ...any) {
 
 // enqueue adds e to q, or stops the run where DiskSim does.
 func (s *Sim) enqueue(q *ioqueue, e *event) bool {
+	if q.badPriScheme {
+		s.fail("unknown priority scheme: DiskSim exits (ioqueue_add_new_request)")
+		return false
+	}
 	if q.divZero {
 		s.fail("cylinder mapping strategy 6 divides by zero (ioqueue_get_cylinder_mapping)")
 		return false

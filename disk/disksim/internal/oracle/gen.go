@@ -301,7 +301,9 @@ func (g *gen) smart(m *Model) {
 // PRI_VSCAN_LBN) or by cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL,
 // VSCAN_CYL), with the
 // other values the manual lists that leave the order alone (no
-// sequential stream, timeout or priority scheme).
+// sequential stream scheme), and, in their coverage windows, the
+// timeout schemes (which DiskSim's loader ignores) and the priority
+// schemes (the generated streams flag no request time-critical).
 func (g *gen) queue(who string) []KV {
 	r := g.r
 	if g.policies != nil {
@@ -330,8 +332,9 @@ func (g *gen) queue(who string) []KV {
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
 		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
 		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
-		{"Scheduling timeout scheme", "0"}, {"Timeout time/weight", weight}, {"Timeout scheduling", timeoutPolicy},
-		{"Scheduling priority scheme", "0"}, {"Priority scheduling", priority}}
+		{"Scheduling timeout scheme", g.windowed(who+" timeout scheme", "0", "1", "2")},
+		{"Timeout time/weight", weight}, {"Timeout scheduling", timeoutPolicy},
+		{"Scheduling priority scheme", g.windowed(who+" priority scheme", "0", "1")}, {"Priority scheduling", priority}}
 }
 
 // priParams draws the three parameters PRI_VSCAN_LBN reads (the age

@@ -40,6 +40,10 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Scheduling policy", "17", ""},
 		{"Scheduling policy", "19", ""},
 		{"Scheduling policy", "28", "Scheduling policy = 28: BATCH_FCFS hands out a request only once its batch is complete"},
+		{"Scheduling timeout scheme", "1", ""},
+		{"Scheduling timeout scheme", "9", ""},
+		{"Scheduling priority scheme", "1", ""},
+		{"Scheduling priority scheme", "2", ""}, // stops at the first request (exact.TestPriorityScheme)
 		{"Constant access time", "3.5", ""},
 		{"Constant access time", "-1.0", ""},
 		{"Constant access time", "-2.0", ""},
