@@ -32,8 +32,10 @@
 // PRI_VSCAN_LBN) or by cylinder (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7
 // SSTF_CYL, 18 VSCAN_CYL, under every cylinder mapping strategy, mapped
 // as DiskSim 4.0 maps: its disk_get_mapping passes the block number as
-// the map type and the strategy as the LBN), with no timeout or
-// priority queues; the driver computing all times (constant access
+// the map type and the strategy as the LBN), whose timeout and
+// priority subqueues stay empty (DiskSim's loader ignores the timeout
+// scheme; no request of a trace exact mode replays is time-critical);
+// the driver computing all times (constant access
 // time 0), completing each request in a constant time, or taking its
 // access or queue times from a validate trace (negative constant access
 // times; ASCII traces carry none, and exact mode refuses them there).
