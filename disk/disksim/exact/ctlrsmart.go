@@ -37,7 +37,7 @@ type smartCtlr struct {
 func newSmart(c *SmartController, l *layout, now *float64) *smartCtlr {
 	q := c.Queue
 	return &smartCtlr{pending: c.PendingCount,
-		queue: &ioqueue{sched: q.Policy, absoluteFCFS: q.AbsoluteFCFS, divZero: q.CylMap == 6,
+		queue: &ioqueue{sched: q.Policy, absoluteFCFS: q.AbsoluteFCFS, divZero: q.CylMap == 6, badPriScheme: badPriScheme(q.PriorityScheme),
 			lbnState: lbnState{dir: dirAsc, numBlocks: l.sectors}, cylState: l.cylState(q.CylMap), priState: q.priState(now)}}
 }
 

@@ -332,9 +332,19 @@ func (g *gen) queue(who string) []KV {
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
 		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
 		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
-		{"Scheduling timeout scheme", g.windowed(who+" timeout scheme", "0", "1", "2")},
+		{"Scheduling timeout scheme", g.scheme(who, "timeout scheme", "0", "1", "2")},
 		{"Timeout time/weight", weight}, {"Timeout scheduling", timeoutPolicy},
-		{"Scheduling priority scheme", g.windowed(who+" priority scheme", "0", "1")}, {"Priority scheduling", priority}}
+		{"Scheduling priority scheme", g.scheme(who, "priority scheme", "0", "1")}, {"Priority scheduling", priority}}
+}
+
+// scheme draws the driver's or the disk's queue's scheme in its
+// coverage window (windowed, dimension "<who> <name>"); the smart
+// controller's queue, drawn in type-3 pairs only, keeps the first value.
+func (g *gen) scheme(who, name string, vals ...string) string {
+	if who == "controller" {
+		return vals[0]
+	}
+	return g.windowed(who+" "+name, vals...)
 }
 
 // priParams draws the three parameters PRI_VSCAN_LBN reads (the age
