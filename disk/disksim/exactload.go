@@ -138,7 +138,13 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 				return errAt(p.Pos, "Scheduling policy = %d: %s; --disksim-mode refined takes 3, 4, 6-10", n, why)
 			}
 			q.Policy = int(n)
-		case "Sequential stream scheme", "Overlapping request scheme":
+		case "Sequential stream scheme":
+			q.SeqScheme = int(n)
+		case "Maximum concat size":
+			q.ConcatMax = int(n)
+		case "Sequential stream diff maximum":
+			q.SeqDiff = int(n)
+		case "Overlapping request scheme":
 			if n != 0 {
 				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
 			}

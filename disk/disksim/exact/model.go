@@ -178,6 +178,23 @@ type Queue struct {
 	// request the queue takes (ioqueue_add_new_request: "Unknown
 	// priority scheme"), and the run stops there.
 	PriorityScheme int
+	// SeqScheme is "Sequential stream scheme", a set of bits: 1 and 2
+	// concatenate adjacent waiting reads and writes into one request
+	// of at most ConcatMax blocks ("Maximum concat size"; 0: none); 4,
+	// 8 and 16 make the LBN policies that look both ways (2, 4, 17)
+	// pass over a request continuing the one before it (reads, writes,
+	// either; a read continues it up to SeqDiff blocks after its end,
+	// "Sequential stream diff maximum"). On the disk's queue
+	// concatenation stops the run: ioqueue_set_starttime asserts that
+	// the queue does not concatenate, and a concatenation handed to
+	// the disk carries a diskreq pointer from a recycled event
+	// (ErrUndefined).
+	SeqScheme, ConcatMax, SeqDiff int
+	// Overlaps is "Overlapping request scheme": other than 0, a
+	// completed request also completes the waiting requests for the
+	// same blocks (reads only, when it reads) that arrived by now (1)
+	// or by its start (other values) (ioqueue_physical_access_done).
+	Overlaps int
 }
 
 // Bus is a disksim_bus.
@@ -265,6 +282,12 @@ func (m *Model) Check() error {
 			bad("%s queue: Cylinder mapping strategy = %d: DiskSim 4.0 exits on it when it hands a request out (ioqueue_get_cylinder_mapping knows 0-6)", q.who, q.CylMap)
 		}
 	}
+	if c := m.Controller; c != nil && c.Smart != nil && (c.Smart.Queue.SeqScheme != 0 || c.Smart.Queue.Overlaps != 0) {
+		bad("smart controller queue: Sequential stream scheme = %d, Overlapping request scheme = %d: exact mode simulates 0 only there", c.Smart.Queue.SeqScheme, c.Smart.Queue.Overlaps)
+	}
+	if m.Queue.Overlaps != 0 && m.DriverQueueing && m.Disk.MaxQueue > 1 && m.DriverConstTime == 0 {
+		bad("disk queue: Overlapping request scheme = %d with queueing in the subsystem: exact mode does not model it (the disk's completion loop, disk_request_complete, then looks for the combined requests in the queue they left)", m.Queue.Overlaps)
+	}
 	d := &m.Disk
 	if d.Segments < 1 || d.SegmentSize < 1 || d.WriteSegments < 1 || d.WriteSegments > d.Segments {
 		bad("buffer: %d segments of %d blocks, %d write segments: DiskSim rejects it", d.Segments, d.SegmentSize, d.WriteSegments)
@@ -307,10 +330,12 @@ func newSim(m *Model) (*Sim, error) {
 		s.diskBus.id = 0
 	}
 	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6, badPriScheme: badPriScheme(m.DriverQueue.PriorityScheme),
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now)}
+		seqStream: m.DriverQueue.seqStream(s.alloc, ""),
+		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now)}
 	dk := &s.d
 	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, badPriScheme: badPriScheme(m.Queue.PriorityScheme), enabled: s.enabled,
-		lbnState: lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now)}
+		seqStream: m.Queue.seqStream(s.alloc, "the disk's queue hands out a concatenation, whose diskreq pointer (ioreq_hold_diskreq) is left from the event's earlier use (ioqueue_show_next_request_from_subqueue, disk_get_effectivehda)"),
+		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now)}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1

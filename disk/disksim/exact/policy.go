@@ -194,8 +194,7 @@ func (q *ioqueue) lbnBottom(t, head *iobuf) *iobuf {
 		return nil
 	}
 	best := bottom
-	// with no sequential stream scheme ioqueue_seqstream_head is 1
-	for bottom != head && bottom.prev.blkno == best.blkno {
+	for bottom != head && (bottom.prev.blkno == best.blkno || !q.seqHead(head, bottom)) {
 		bottom = bottom.prev
 		if q.readyToGo(bottom) {
 			best = bottom
@@ -220,7 +219,7 @@ func (q *ioqueue) pickLBNVScan(value int) *iobuf {
 	}
 	top = q.above(t, head)
 	switch {
-	case top == nil || !q.readyToGo(top):
+	case top == nil || !q.readyToGo(top) || !q.seqHead(head, top):
 		t = bottom
 	case bottom == nil || !q.readyToGo(bottom):
 		t = top

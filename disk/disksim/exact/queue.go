@@ -39,6 +39,7 @@ type iobuf struct {
 	reqCnt     int
 	opid       int
 	arrival    float64 // iob_un.time once handed out
+	concat     *event  // iob_un.pend.concat: the request shown for a concatenation
 }
 
 // ioqueue is a device's or driver's queue of requests.
@@ -53,6 +54,7 @@ type ioqueue struct {
 	absoluteFCFS   bool
 	divZero        bool // cylinder mapping 6: adding a request stops DiskSim
 	badPriScheme   bool // a priority scheme other than 0 and 1: so does it
+	seqStream           // the sequential stream and overlapping request schemes
 	lbnState
 	cylState
 	priState
@@ -82,20 +84,26 @@ func (q *ioqueue) add(r *event, now float64) {
 	r.next = nil
 	q.iobufCnt++
 	q.listLen++
-	if q.list == nil {
+	switch {
+	case q.list == nil:
 		q.list = b
 		b.next, b.prev = b, b
-		return
-	}
-	if q.sched != schedFCFS && q.sched != schedPriVScanLBN {
+	case q.sched != schedFCFS && q.sched != schedPriVScanLBN:
 		q.insertOrdered(b)
-		return
+	default:
+		b.next = q.list.next
+		b.prev = q.list
+		b.next.prev = b
+		b.prev.next = b
+		q.list = b
 	}
-	b.next = q.list.next
-	b.prev = q.list
-	b.next.prev = b
-	b.prev.next = b
-	q.list = b
+	if q.concatMax != 0 {
+		t := b.prev
+		if !q.concatenate(t, t.next) {
+			t = t.next
+		}
+		q.concatenate(t, t.next)
+	}
 }
 
 // pending returns the number of requests not yet handed out.
@@ -152,6 +160,12 @@ func (q *ioqueue) showNext() *event {
 	if !q.readyToGo(t) {
 		abortf("selected request is not ready to go (ioqueue_show_next_request_from_subqueue)")
 	}
+	if t.reqCnt > 1 {
+		if t.concat == nil {
+			t.concat = q.concatenated(t)
+		}
+		return t.concat
+	}
 	return t.iolist
 }
 
@@ -184,8 +198,15 @@ func (q *ioqueue) handOut(t *iobuf, now float64) *event {
 	q.reqOutstanding++
 	q.numOutstanding += t.reqCnt
 	r := t.iolist
-	t.iolist = nil
-	t.arrival = r.time
+	switch {
+	case t.reqCnt == 1:
+		t.iolist = nil
+		t.arrival = r.time
+	case t.concat != nil:
+		r, t.concat = t.concat, nil
+	default:
+		r = q.concatenated(t)
+	}
 	q.current = t
 	t.state = iobPending
 	r.time = 0
@@ -250,6 +271,9 @@ func (q *ioqueue) getSpecific(w *event, now float64) *event {
 // setStartTime marks the start of w's service without handing it out
 // (ioqueue_set_starttime).
 func (q *ioqueue) setStartTime(w *event, now float64) {
+	if q.seqScheme&concatBoth != 0 {
+		abortf("ioqueue_set_starttime asserts that the queue does not concatenate (Sequential stream scheme %d)", q.seqScheme)
+	}
 	if q.pending() <= 0 {
 		return
 	}
@@ -260,7 +284,11 @@ func (q *ioqueue) setStartTime(w *event, now float64) {
 
 // done removes a request handed out earlier (ioqueue_physical_access_done)
 // and reports whether it was found.
-func (q *ioqueue) done(w *event) bool {
+func (q *ioqueue) done(w *event) bool { return q.remove(w) != nil }
+
+// remove takes the pending iobuf holding w out of the queue
+// (ioqueue_remove_completed_request) and returns it, or nil.
+func (q *ioqueue) remove(w *event) *iobuf {
 	if q.tr != nil {
 		q.tr(fmt.Sprintf("Q done blk=%d flags=%x", w.blkno, w.flags&1))
 	}
@@ -270,7 +298,7 @@ func (q *ioqueue) done(w *event) bool {
 	t := q.current
 	if t == nil || t.state != iobPending || !match(w, t) {
 		if q.list == nil {
-			return false
+			return nil
 		}
 		t = q.list.next
 		tail := q.list
@@ -278,7 +306,7 @@ func (q *ioqueue) done(w *event) bool {
 			t = t.next
 		}
 		if t.state != iobPending || !match(w, t) {
-			return false
+			return nil
 		}
 	}
 	if t.next == t {
@@ -297,5 +325,5 @@ func (q *ioqueue) done(w *event) bool {
 	q.reqOutstanding--
 	q.listLen -= t.reqCnt
 	q.numOutstanding -= t.reqCnt
-	return true
+	return t
 }

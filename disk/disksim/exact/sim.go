@@ -104,6 +104,10 @@ func abortf(format string, args ...any) {
 	panic(abort{fmt.Sprintf(format, args...)})
 }
 
+// undefinedAt unwinds like abort where the source reads memory it never
+// set; the run ends with ErrUndefined.
+type undefinedAt struct{ msg string }
+
 func (s *Sim) fail(format string, args ...any) {
 	if s.err == nil {
 		s.err = fmt.Errorf("exact: at %.6f ms: %w: "+format, append([]any{s.now, ErrDiskSimAbort}, args...)...)
@@ -204,6 +208,11 @@ func (s *Sim) run(reqs []Request, validate bool) (res []Result, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
+			if u, isU := r.(undefinedAt); isU {
+				s.undefined("%s", u.msg)
+				res, err = s.res, s.err
+				return
+			}
 			a, ok := r.(abort)
 			if re, isRT := r.(runtime.Error); isRT && strings.Contains(re.Error(), "nil pointer") {
 				// The simulator's lists and pointers are the source's:
@@ -472,22 +481,40 @@ func (s *Sim) logged(r *event) int {
 // validate replays issue the next; the driver sends its next queued
 // request down.
 func (s *Sim) accessComplete(r *event) {
+	// a STANDALONE driver works on a copy (ioreq_copy), which the
+	// queue completes together with the requests concatenated with it
+	// or combined with it as overlapping
+	req := s.copyOf(r)
 	if s.smart != nil {
-		var part bool
-		if r, part = s.oversizedPart(r); part {
+		whole, part := s.oversizedPart(req)
+		if part || whole != req {
+			s.release(req)
+		}
+		if part {
 			return
 		}
+		req = whole
 	}
-	if !s.drvQueue.done(r) {
+	list := s.drvQueue.accessDone(req, s.now)
+	if list == nil {
+		s.release(req)
 		s.fail("completed request %d not pending at the driver", r.blkno)
 		return
 	}
+	if list != req {
+		s.release(req) // a concatenation's: its requests complete
+	}
 	s.drvOut--
-	id := s.logged(r)
-	s.res[id].Response = s.now - s.res[id].Arrival
-	s.res[id].Done = true
-	if s.onDone != nil {
-		s.onDone(r.id, s.now)
+	for e := list; e != nil; {
+		id := s.logged(e)
+		s.res[id].Response = s.now - s.res[id].Arrival
+		s.res[id].Done = true
+		if s.onDone != nil {
+			s.onDone(e.id, s.now)
+		}
+		next := e.next
+		s.release(e)
+		e = next
 	}
 	if s.validate {
 		s.issueNext(s.now)

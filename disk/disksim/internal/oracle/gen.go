@@ -324,14 +324,21 @@ func (g *gen) queue(who string) []KV {
 		weight, timeoutPolicy, priority = g.priParams(who)
 	}
 	g.r = r
-	if policy != "1" {
+	seq, diff := g.seqScheme(who, &policy)
+	overlaps := "0"
+	if policy != "1" || seq != "0" || overlaps != "0" {
 		g.scheduling = true
+	}
+	concat := g.pick(who+" concat size", "0", "64", "128")
+	if n, _ := strconv.Atoi(seq); n&3 != 0 && concat == "0" {
+		concat = "64"
+		g.used[who+" concat size"] = concat
 	}
 	return []KV{{"Scheduling policy", policy},
 		{"Cylinder mapping strategy", g.cylMap(who, policy)},
 		{"Write initiation delay", f6(g.r.Float64())}, {"Read initiation delay", f6(g.r.Float64())},
-		{"Sequential stream scheme", "0"}, {"Maximum concat size", g.pick(who+" concat size", "0", "64", "128")},
-		{"Overlapping request scheme", "0"}, {"Sequential stream diff maximum", "0"},
+		{"Sequential stream scheme", seq}, {"Maximum concat size", concat},
+		{"Overlapping request scheme", overlaps}, {"Sequential stream diff maximum", diff},
 		{"Scheduling timeout scheme", g.scheme(who, "timeout scheme", "0", "1", "2")},
 		{"Timeout time/weight", weight}, {"Timeout scheduling", timeoutPolicy},
 		{"Scheduling priority scheme", g.scheme(who, "priority scheme", "0", "1")}, {"Priority scheduling", priority}}
@@ -345,6 +352,39 @@ func (g *gen) scheme(who, name string, vals ...string) string {
 		return vals[0]
 	}
 	return g.windowed(who+" "+name, vals...)
+}
+
+// seqScheme draws a queue's sequential stream scheme in its coverage
+// window, nothing at random: concatenation of reads, writes or both
+// (1-3, the driver's queue only: on the disk's, DiskSim asserts in
+// ioqueue_set_starttime) with a concat size of 64 or more and a
+// sequential stream, or stream detection for reads, writes or either
+// (4, 8, 16) under a policy that reads it (ELEVATOR_LBN, SSTF_LBN,
+// VSCAN_LBN, in turn by pair) and a diff maximum of 0, 8 or 64 (by
+// pair; recorded as "<who> seq stream diff", outside the
+// coverage test).
+func (g *gen) seqScheme(who string, policy *string) (seq, diff string) {
+	vals := []string{"0", "1", "2", "3", "4", "8", "16"}
+	if who == "disk" {
+		vals = []string{"0", "4", "8", "16"}
+	}
+	seq = g.scheme(who, "seq stream scheme", vals...)
+	diff = "0"
+	switch seq {
+	case "0":
+	case "1", "2", "3":
+		g.force = withForce(g.force, "stream kind", "sequential")
+	default:
+		switch *policy {
+		case "2", "4", "17":
+		default:
+			*policy = []string{"2", "4", "17"}[g.i%3]
+			g.used[who+" scheduling policy"] = *policy
+		}
+		diff = []string{"0", "8", "64"}[g.i/3%3]
+		g.used[who+" seq stream diff"] = diff
+	}
+	return seq, diff
 }
 
 // priParams draws the three parameters PRI_VSCAN_LBN reads (the age

@@ -44,6 +44,8 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Scheduling timeout scheme", "9", ""},
 		{"Scheduling priority scheme", "1", ""},
 		{"Scheduling priority scheme", "2", ""}, // stops at the first request (exact.TestPriorityScheme)
+		{"Sequential stream scheme", "3", ""},
+		{"Sequential stream scheme", "31", ""},
 		{"Constant access time", "3.5", ""},
 		{"Constant access time", "-1.0", ""},
 		{"Constant access time", "-2.0", ""},
@@ -180,5 +182,28 @@ func TestLoaderSmartCache(t *testing.T) {
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("error %v, want %q", err, tc.want)
 		}
+	}
+}
+
+// TestDiskQueueConcatenation: pair 75 (an ASCII stream, the driver
+// queueing in the subsystem) with the disk's queue concatenating reads
+// stops where DiskSim 4.0 asserts (run through run-reqlog.sh:
+// "ioqueue_set_starttime: Assertion `(queue->seqscheme & 3) == 0'
+// failed", after 15 requests).
+func TestDiskQueueConcatenation(t *testing.T) {
+	p := Generate(75, 340, 21, 2000)
+	parv := p.Model.Files()["model.parv"]
+	i := strings.LastIndex(parv, "Sequential stream scheme = ")
+	if i < 0 {
+		t.Fatal("pair 75 has no disk queue")
+	}
+	parv = parv[:i] + setParam(t, setParam(t, parv[i:], "", "Sequential stream scheme", "1"), "", "Maximum concat size", "64")
+	files := map[string]string{"model.parv": parv}
+	if c, ok := p.Model.Files()["curve.seek"]; ok {
+		files["curve.seek"] = c
+	}
+	o := RunExact(files, p.Stream, p.Stream.Requests(), nil)
+	if !o.Rejected || !strings.Contains(o.Why, "ioqueue_set_starttime") {
+		t.Errorf("got %v %q, want a stop at ioqueue_set_starttime", o.Rejected, o.Why)
 	}
 }
