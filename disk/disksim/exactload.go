@@ -145,9 +145,7 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 		case "Sequential stream diff maximum":
 			q.SeqDiff = int(n)
 		case "Overlapping request scheme":
-			if n != 0 {
-				return errAt(p.Pos, "%s = %d: exact mode simulates 0 only", name, n)
-			}
+			q.Overlaps = int(n)
 		case "Scheduling timeout scheme":
 			// DiskSim 4.0's loader stores nothing: it prints "** warning:
 			// ignoring \"Scheduling timeout scheme\"" (verbose runs only)

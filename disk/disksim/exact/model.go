@@ -194,6 +194,9 @@ type Queue struct {
 	// completed request also completes the waiting requests for the
 	// same blocks (reads only, when it reads) that arrived by now (1)
 	// or by its start (other values) (ioqueue_physical_access_done).
+	// Exact mode simulates it on the driver's queue; on the disk's
+	// (which a driver computing every time never reaches) Check
+	// refuses it.
 	Overlaps int
 }
 
@@ -285,8 +288,8 @@ func (m *Model) Check() error {
 	if c := m.Controller; c != nil && c.Smart != nil && (c.Smart.Queue.SeqScheme != 0 || c.Smart.Queue.Overlaps != 0) {
 		bad("smart controller queue: Sequential stream scheme = %d, Overlapping request scheme = %d: exact mode simulates 0 only there", c.Smart.Queue.SeqScheme, c.Smart.Queue.Overlaps)
 	}
-	if m.Queue.Overlaps != 0 && m.DriverQueueing && m.Disk.MaxQueue > 1 && m.DriverConstTime == 0 {
-		bad("disk queue: Overlapping request scheme = %d with queueing in the subsystem: exact mode does not model it (the disk's completion loop, disk_request_complete, then looks for the combined requests in the queue they left)", m.Queue.Overlaps)
+	if m.Queue.Overlaps != 0 && m.DriverConstTime == 0 {
+		bad("disk queue: Overlapping request scheme = %d: exact mode simulates it on the driver's queue only (the disk takes no notice of the requests its queue completes with another, disk_request_complete, and DiskSim then asserts or loses them)", m.Queue.Overlaps)
 	}
 	d := &m.Disk
 	if d.Segments < 1 || d.SegmentSize < 1 || d.WriteSegments < 1 || d.WriteSegments > d.Segments {

@@ -325,7 +325,16 @@ func (g *gen) queue(who string) []KV {
 	}
 	g.r = r
 	seq, diff := g.seqScheme(who, &policy)
+	// the driver's queue only: exact mode refuses it on the disk's
 	overlaps := "0"
+	if who == "driver" {
+		overlaps = g.windowed("driver overlap scheme", "0", "1", "2")
+	}
+	if overlaps != "0" {
+		// a rereading stream arriving at once, so that requests for
+		// the same blocks wait together
+		g.force = withForce(withForce(g.force, "stream kind", "reread"), "stream gaps", "zero")
+	}
 	if policy != "1" || seq != "0" || overlaps != "0" {
 		g.scheduling = true
 	}

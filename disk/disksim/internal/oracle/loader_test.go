@@ -46,6 +46,8 @@ func TestLoaderTakesWhatDiskSimTakes(t *testing.T) {
 		{"Scheduling priority scheme", "2", ""}, // stops at the first request (exact.TestPriorityScheme)
 		{"Sequential stream scheme", "3", ""},
 		{"Sequential stream scheme", "31", ""},
+		{"Overlapping request scheme", "1", ""},
+		{"Overlapping request scheme", "2", ""},
 		{"Constant access time", "3.5", ""},
 		{"Constant access time", "-1.0", ""},
 		{"Constant access time", "-2.0", ""},
