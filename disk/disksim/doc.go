@@ -35,8 +35,9 @@
 // the map type and the strategy as the LBN), whose timeout and
 // priority subqueues stay empty (DiskSim's loader ignores the timeout
 // scheme; no request of a trace exact mode replays is time-critical),
-// and with the sequential stream scheme (concatenation on the driver's
-// queue; on the disk's it stops where DiskSim asserts);
+// with the sequential stream scheme (concatenation on the driver's
+// queue; on the disk's it stops where DiskSim asserts) and, on the
+// driver's queue, the overlapping request scheme;
 // the driver computing all times (constant access
 // time 0), completing each request in a constant time, or taking its
 // access or queue times from a validate trace (negative constant access
