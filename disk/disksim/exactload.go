@@ -160,8 +160,16 @@ func (l *loader) exactQueue(b *Block, q *exact.Queue) error {
 			q.TimeoutPolicy = int(n)
 		case "Priority scheduling": // PRI_VSCAN_LBN's priority factor
 			q.PriorityFactor = int(n)
-		case "Timeout time/weight": // PRI_VSCAN_LBN's age factor
+		case "Timeout time/weight": // PRI_VSCAN_LBN's and the aged positional policies' age factor
 			q.AgeFactor = int(n)
+		case "Read initiation delay", "Write initiation delay":
+			// the positional policies add them to their prices
+			f, _ := p.Value.Float()
+			if name == "Read initiation delay" {
+				q.ReadDelay = f
+			} else {
+				q.WriteDelay = f
+			}
 		}
 		return nil
 	})

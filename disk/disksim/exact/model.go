@@ -198,6 +198,11 @@ type Queue struct {
 	// (which a driver computing every time never reaches) Check
 	// refuses it.
 	Overlaps int
+	// ReadDelay and WriteDelay are the "Read initiation delay" and
+	// "Write initiation delay", ms: the positional policies (8-16,
+	// 20-27) add them to every read's or write's price, and the aged
+	// ones (11-16, 20, 21) weigh a request's age by AgeFactor.
+	ReadDelay, WriteDelay float64
 }
 
 // Bus is a disksim_bus.
@@ -334,11 +339,13 @@ func newSim(m *Model) (*Sim, error) {
 	}
 	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6, badPriScheme: badPriScheme(m.DriverQueue.PriorityScheme),
 		seqStream: m.DriverQueue.seqStream(s.alloc, ""),
-		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now)}
+		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now),
+		posState: s.posState(m.DriverQueue)}
 	dk := &s.d
 	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, badPriScheme: badPriScheme(m.Queue.PriorityScheme), enabled: s.enabled,
 		seqStream: m.Queue.seqStream(s.alloc, "the disk's queue hands out a concatenation, whose diskreq pointer (ioreq_hold_diskreq) is left from the event's earlier use (ioqueue_show_next_request_from_subqueue, disk_get_effectivehda)"),
-		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now)}
+		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now),
+		posState: s.posState(m.Queue)}
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1

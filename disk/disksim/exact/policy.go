@@ -27,7 +27,9 @@ const (
 
 // SimulatedPolicies lists the scheduling policies SimulatedPolicy
 // accepts, for error messages.
-const SimulatedPolicies = "1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, 17 VSCAN_LBN, 18 VSCAN_CYL, 19 PRI_VSCAN_LBN"
+const SimulatedPolicies = "1 FCFS, 2 ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 5 ELEVATOR_CYL, 6 CYCLE_CYL, 7 SSTF_CYL, " +
+	"8-16 SPTF_OPT to ASATF_OPT, 17 VSCAN_LBN, 18 VSCAN_CYL, 19 PRI_VSCAN_LBN, 20 PRI_ASPTF_OPT, 21 PRI_ASPCTF_OPT, " +
+	"22 SDF_APPROX, 23 SDF_EXACT, 24 SPTF_ROT_OPT, 25 SPTF_ROT_WEIGHT, 26 SPTF_SEEK_WEIGHT, 27 TSPS"
 
 // schedBatchFCFS is BATCH_FCFS (disksim_ioqueue.h).
 const schedBatchFCFS = 28
@@ -55,7 +57,7 @@ func SimulatedPolicy(n int) bool {
 		schedElevatorCyl, schedSSTFCyl, schedCycleCyl, schedVScanCyl, schedPriVScanLBN:
 		return true
 	}
-	return false
+	return positionalPolicy(n)
 }
 
 // lbnState is a subqueue's memory for the LBN policies.
@@ -114,6 +116,9 @@ func (q *ioqueue) pick() *iobuf {
 	case schedSSTFCyl, schedVScanCyl:
 		// VSCAN_CYL's value is vscan_cyls, never set: 0
 		return q.pickCylVScan(0)
+	}
+	if positionalPolicy(q.sched) {
+		return q.pickPositional()
 	}
 	return q.chooseFCFS()
 }

@@ -75,7 +75,7 @@ func TestSSTFTiesAlternate(t *testing.T) {
 // TestSimulatedPolicy lists what exact mode models.
 func TestSimulatedPolicy(t *testing.T) {
 	for n := -1; n <= 30; n++ {
-		want := (n >= 1 && n <= 7) || (n >= 17 && n <= 19)
+		want := n >= 1 && n <= 27
 		assert.Equal(t, want, SimulatedPolicy(n), "policy %d", n)
 	}
 }

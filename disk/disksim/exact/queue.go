@@ -58,6 +58,7 @@ type ioqueue struct {
 	lbnState
 	cylState
 	priState
+	posState
 	tr func(string)
 	// enabled, when set, says whether a request may be chosen now
 	// (the disk's enablement function); it may change the disk's state,
@@ -78,7 +79,9 @@ func (q *ioqueue) add(r *event, now float64) {
 	r.time = now
 	b := &iobuf{startTime: -1, state: iobWaiting, totalSize: r.bcount, blkno: r.blkno,
 		flags: r.flags, iolist: r, reqCnt: 1, opid: r.opid}
-	if cylinderPolicy(q.sched) {
+	if cylinderPolicy(q.sched) || positionalPolicy(q.sched) {
+		// mapped by the queue's strategy (the LBN policies map with
+		// MAP_NONE; FCFS orders nothing by it)
 		b.cylinder, b.surface = q.cylinderOf(r.blkno)
 	}
 	r.next = nil

@@ -48,6 +48,9 @@ type Sim struct {
 	onDone   func(id int, at float64)
 	overall  []int // requests outstanding, in arrival order (the driver's overall queue)
 	trace    func(string)
+	// probe is the test request the positional policies' cache check
+	// reads (the source's event from the extra queue)
+	probe event
 }
 
 // Request is one host request.

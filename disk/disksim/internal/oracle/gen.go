@@ -298,10 +298,11 @@ func (g *gen) smart(m *Model) {
 
 // queue returns an ioqueue: FCFS or one of the policies that order by
 // block number (ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, VSCAN_LBN,
-// PRI_VSCAN_LBN) or by cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL,
-// VSCAN_CYL), with the
-// other values the manual lists that leave the order alone (no
-// sequential stream scheme), and, in their coverage windows, the
+// PRI_VSCAN_LBN), by cylinder (ELEVATOR_CYL, SSTF_CYL, CYCLE_CYL,
+// VSCAN_CYL) or by the disk's positioning estimates (8-16, 20-27:
+// SPTF_OPT to TSPS), with the other values the manual lists that leave
+// the order alone (no sequential stream scheme), and, in their coverage
+// windows, the
 // timeout schemes (which DiskSim's loader ignores) and the priority
 // schemes (the generated streams flag no request time-critical).
 func (g *gen) queue(who string) []KV {
@@ -310,7 +311,8 @@ func (g *gen) queue(who string) []KV {
 		g.r = g.policies
 	}
 	name := who + " scheduling policy"
-	policies := []string{"1", "2", "3", "4", "17", "5", "6", "7", "18", "19"}
+	policies := []string{"1", "2", "3", "4", "17", "5", "6", "7", "18", "19",
+		"8", "9", "10", "11", "12", "13", "14", "15", "16", "20", "21", "22", "23", "24", "25", "26", "27"}
 	policy := g.pick(name, policies...)
 	// in the cylinder mapping's window (and outside the policy's) the
 	// queue orders by cylinder, so that every strategy meets the
@@ -322,6 +324,8 @@ func (g *gen) queue(who string) []KV {
 	weight, timeoutPolicy, priority := "6", "4", "4"
 	if policy == "19" {
 		weight, timeoutPolicy, priority = g.priParams(who)
+	} else if aged(policy) {
+		weight = g.ageWeight(who)
 	}
 	g.r = r
 	seq, diff := g.seqScheme(who, &policy)
@@ -928,4 +932,21 @@ func (g *gen) curve(m *Model, one, full float64) [][2]float64 {
 		}
 	}
 	return pts
+}
+
+// aged reports whether policy weighs a request's age by "Timeout
+// time/weight": WPTF, WPCTF, WATF (11-13), ASPTF, ASPCTF, ASATF (14-16).
+func aged(policy string) bool {
+	n, err := strconv.Atoi(policy)
+	return err == nil && n >= 11 && n <= 16
+}
+
+// ageWeight draws the "Timeout time/weight" of an aged positional
+// policy from the queue's random source and records it as dimension
+// "<who> age weight", whose agreement the table shows; the coverage
+// test does not require its values.
+func (g *gen) ageWeight(who string) string {
+	w := []string{"6", "1", "50", "1000"}[g.r.IntN(4)]
+	g.used[who+" age weight"] = w
+	return w
 }
