@@ -135,8 +135,11 @@ func (l *loader) exactMech(b *Block, m *exact.Mech) error {
 	return nil
 }
 
-// msPs is dm_time_dtoi: milliseconds to picoseconds, truncated.
-func msPs(ms float64) int64 { return int64(ms * 1e9) }
+// msPs is dm_time_dtoi: milliseconds to picoseconds, truncated after
+// the x87 product (11.46595 ms is 11,465,949,999 ps in DiskSim, as the
+// extracted seek curve of a generated model showed; the double product
+// rounds up to 11,465,950,000).
+func msPs(ms float64) int64 { return exact.Picoseconds(ms) }
 
 // firstTen reads "First ten seek times" as do_1st10_seeks does: ignored
 // (with a warning) unless the seek type is hplplus10.

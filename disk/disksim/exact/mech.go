@@ -41,6 +41,11 @@ func msToPs(ms float64) int64 {
 	return int64(p)
 }
 
+// Picoseconds converts a time in ms to DiskSim's picosecond count as
+// its loader does (dm_time_dtoi in the reference build: the x87
+// product truncated), for the mechanical times a model loads.
+func Picoseconds(ms float64) int64 { return msToPs(ms) }
+
 // psToMs converts picoseconds to ms (dm_time_itod).
 func psToMs(ps int64) float64 { return float64(ps) / psPerMs }
 
