@@ -74,7 +74,16 @@ var alwaysStops = map[string]bool{
 // stream misses the sectors concerned. A disk alone on the driver's bus
 // completes reads until the first write, whose READY_TO_TRANSFER
 // iodriver_respond_to_device drops: nothing completes after it.
-var mostlyStops = map[string]bool{"defects=degenerate": true, "topology=direct": true}
+//
+// The policies that ask the disk for an access-time estimate (SATF_OPT
+// 10, WATF_OPT 13, ASATF_OPT 16, TSPS 27) stop DiskSim at their first
+// choice between two ready requests (disk_buffer_estimate_acctime
+// asserts FALSE): a pair completes only where the queue never holds two.
+var mostlyStops = map[string]bool{"defects=degenerate": true, "topology=direct": true,
+	"driver scheduling policy=10": true, "driver scheduling policy=13": true,
+	"driver scheduling policy=16": true, "driver scheduling policy=27": true,
+	"disk scheduling policy=10": true, "disk scheduling policy=13": true,
+	"disk scheduling policy=16": true, "disk scheduling policy=27": true}
 
 // Tally is the agreement of the pairs with one dimension value.
 type Tally struct {
