@@ -32,8 +32,12 @@
 // PRI_VSCAN_LBN) or by cylinder (5 ELEVATOR_CYL, 6 CYCLE_CYL, 7
 // SSTF_CYL, 18 VSCAN_CYL, under every cylinder mapping strategy, mapped
 // as DiskSim 4.0 maps: its disk_get_mapping passes the block number as
-// the map type and the strategy as the LBN), whose timeout and
-// priority subqueues stay empty (DiskSim's loader ignores the timeout
+// the map type and the strategy as the LBN) or by the disk's
+// positioning estimates (8-16 SPTF_OPT to ASATF_OPT, 20 PRI_ASPTF_OPT,
+// 21 PRI_ASPCTF_OPT, 22 SDF_APPROX, 23 SDF_EXACT, 24-26 SPTF_ROT_OPT,
+// SPTF_ROT_WEIGHT, SPTF_SEEK_WEIGHT, 27 TSPS; those asking for an
+// access time, 10, 13, 16 and 27, stop where DiskSim asserts), whose
+// timeout and priority subqueues stay empty (DiskSim's loader ignores the timeout
 // scheme; no request of a trace exact mode replays is time-critical),
 // with the sequential stream scheme (concatenation on the driver's
 // queue; on the disk's it stops where DiskSim asserts) and, on the
@@ -44,8 +48,7 @@
 // times; ASCII traces carry none, and exact mode refuses them there).
 // Other configurations DiskSim accepts (a smart controller's cache with
 // space, its periodic flush of period 0 under segmented LRU, a
-// disksim_cachedev cache; chains of controllers; the
-// positioning-time-based scheduling policies; BATCH_FCFS) are load
+// disksim_cachedev cache; chains of controllers; BATCH_FCFS) are load
 // errors naming the parameter and its value.
 // Where DiskSim's source reads memory it never set (a 53C700 asked how
 // much of a transfer under way it has moved), exact mode stops with an
