@@ -332,6 +332,8 @@ func newSim(m *Model) (*Sim, error) {
 		s.c700 = c.Type == ctlr53C700
 		if c.Type == ctlrSmart && c.Smart != nil {
 			s.smart = newSmart(c.Smart, lay, &s.now)
+			// its queue's positional policies ask the disk too
+			s.smart.queue.posState = s.posState(c.Smart.Queue)
 		}
 		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, otherArb: m.TopBus.OtherArbitration, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
 	} else {
