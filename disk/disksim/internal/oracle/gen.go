@@ -205,6 +205,13 @@ func (g *gen) path(m *Model) {
 	// the disk's queue holds more than one request only when the
 	// driver queues in the subsystem
 	diskSched := g.used["disk scheduling policy"] != "1"
+	// a queue under a policy that asks for an access time stops DiskSim
+	// at its first choice: such a pair is not shaped to fill the
+	// queues, so that a draw exact mode runs whole is found and the
+	// pair keeps the values its coverage windows force
+	if asksAccessTime(g.used["disk scheduling policy"]) || asksAccessTime(g.used["driver scheduling policy"]) {
+		diskSched, g.scheduling = false, false
+	}
 	m.Driver[2].Val = g.queueingIf(diskSched, "driver queueing", m.Driver[2].Val, "0", "1")
 	// the controller type is drawn from the policies' source, after
 	// the queues' draws, so that pairs of type 1 stay as they were
@@ -388,8 +395,10 @@ func (g *gen) seqScheme(who string, policy *string) (seq, diff string) {
 	case "1", "2", "3":
 		g.force = withForce(g.force, "stream kind", "sequential")
 	default:
-		switch *policy {
-		case "2", "4", "17":
+		switch {
+		case *policy == "2", *policy == "4", *policy == "17":
+		case positional(*policy):
+			// the positional policies price stream heads only too
 		default:
 			*policy = []string{"2", "4", "17"}[g.i%3]
 			g.used[who+" scheduling policy"] = *policy
@@ -932,6 +941,24 @@ func (g *gen) curve(m *Model, one, full float64) [][2]float64 {
 		}
 	}
 	return pts
+}
+
+// positional reports whether policy prices requests by the disk's
+// positioning estimates (8-16, 20-27).
+func positional(policy string) bool {
+	n, err := strconv.Atoi(policy)
+	return err == nil && (n >= 8 && n <= 16 || n >= 20 && n <= 27)
+}
+
+// asksAccessTime reports whether policy asks the disk for an access
+// time (SATF_OPT, WATF_OPT, ASATF_OPT, TSPS), which stops DiskSim at
+// the queue's first choice between two requests.
+func asksAccessTime(policy string) bool {
+	switch policy {
+	case "10", "13", "16", "27":
+		return true
+	}
+	return false
 }
 
 // aged reports whether policy weighs a request's age by "Timeout
