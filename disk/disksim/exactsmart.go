@@ -65,6 +65,7 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 		if name == "SLRU segments" {
 			// cachemem_setup_segs counts a segment for each value
 			k.SLRUSegments = len(p.Value.List)
+			k.SLRUListGiven = true
 			return nil
 		}
 		f, _ := p.Value.Float()
@@ -75,22 +76,34 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 			return ranged(p, f, 0, 1<<31-1)
 		case "Line size":
 			line = n
+			k.LineSize = int(n)
 			return ranged(p, f, 0, 1<<31-1)
 		case "Bit granularity":
 			bit = n
+			k.BitGranularity = int(n)
 			return ranged(p, f, 1, 1<<31-1)
 		case "Lock granularity":
 			lock = n
+			k.LockGranularity = int(n)
 			return ranged(p, f, 1, 1<<31-1)
 		case "Max request size":
 			k.MaxRequestSize = int(n)
 			return ranged(p, f, 0, 1<<31-1)
-		case "Shared read locks", "Allocation policy", "Line-by-line fetches":
+		case "Shared read locks":
+			k.SharedReadLocks = n == 1
+			return ranged(p, f, 0, 1)
+		case "Allocation policy":
+			// clean lines before dirty ones: write-through leaves
+			// none dirty, so it changes nothing exact mode simulates
+			return ranged(p, f, 0, 1)
+		case "Line-by-line fetches":
+			k.LineByLine = n == 1
 			return ranged(p, f, 0, 1)
 		case "Replacement policy":
 			k.Replacement = int(n)
 			return ranged(p, f, 1, 4)
 		case "Write scheme":
+			k.WriteScheme = int(n)
 			return ranged(p, f, 1, 3)
 		case "Flush policy":
 			k.FlushPolicy = int(n)
@@ -103,9 +116,16 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 			if f != -1 {
 				return ranged(p, f, 0, 1e300)
 			}
-		case "Flush max line cluster", "Max gather":
+		case "Flush max line cluster":
 			return ranged(p, f, 0, 1<<31-1)
-		case "Read prefetch type", "Write prefetch type":
+		case "Max gather":
+			k.MaxGather = int(n)
+			return ranged(p, f, 0, 1<<31-1)
+		case "Read prefetch type":
+			k.ReadPrefetch = int(n)
+			return ranged(p, f, 0, 3)
+		case "Write prefetch type":
+			k.WritePrefetch = int(n)
 			return ranged(p, f, 0, 3)
 		}
 		return nil

@@ -428,13 +428,34 @@ type SmartController struct {
 	Cache CacheMem
 }
 
-// CacheMem is a disksim_cachemem's parameters that change what exact
-// mode simulates; the others (line size, granularities, locks,
-// replacement, allocation, write scheme, prefetching, gathering) take
-// effect only in a cache with space.
+// CacheMem is a disksim_cachemem's parameters (disksim_cachemem.c);
+// with a size of 0 only the request size and flushing change what
+// exact mode simulates.
 type CacheMem struct {
-	// Size is "Cache size", blocks: exact mode simulates 0.
+	// Size is "Cache size", blocks (0: no space).
 	Size int
+	// LineSize is "Line size", BitGranularity "Bit granularity" and
+	// LockGranularity "Lock granularity", blocks: the unit of
+	// allocation and replacement, of a valid bit and of a lock.
+	LineSize, BitGranularity, LockGranularity int
+	// SharedReadLocks is "Shared read locks" (otherwise a read lock is
+	// a write lock).
+	SharedReadLocks bool
+	// WriteScheme is "Write scheme": 1 a write completes when the disk
+	// has it, 2 as soon as the cache has it (written through at once),
+	// 3 write-back.
+	WriteScheme int
+	// ReadPrefetch and WritePrefetch are "Read prefetch type" and
+	// "Write prefetch type": a fill extended to the line's front (1),
+	// rest (2) or both (3).
+	ReadPrefetch, WritePrefetch int
+	// LineByLine is "Line-by-line fetches"; MaxGather "Max gather",
+	// lines (0: no maximum).
+	LineByLine bool
+	MaxGather  int
+	// SLRUListGiven is whether an "SLRU segments" list was given
+	// (cachemem_setup_segs then zeroes each segment's maximum).
+	SLRUListGiven bool
 	// MaxRequestSize is "Max request size", blocks (0: no maximum):
 	// the driver sends larger requests down in parts of this size, one
 	// after another (iodriver_schedule, iodriver_access_complete).
@@ -481,7 +502,7 @@ func (c *SmartController) check() []error {
 	}
 	k := &c.Cache
 	if k.Size != 0 {
-		bad("cache: Cache size = %d: exact mode simulates a cache of size 0 only (disksim_cachemem.c's allocation, locking, write-back and flushing are not ported)", k.Size)
+		errs = append(errs, k.checkSpace()...)
 	}
 	if k.FlushPolicy != 0 && k.flushesNothing() && k.FlushPeriod == 0 {
 		bad("cache: Flush policy = %d with Flush period = 0 under segmented LRU with no SLRU segments: DiskSim re-arms its flush timer at time 0 for ever (cache_periodic_flush) and never gets past it", k.FlushPolicy)

@@ -259,12 +259,13 @@ func (g *gen) path(m *Model) {
 // smart adds what the smart controller (type 3) reads: its queue
 // length, per-disk pending count, Scheduler and Cache, drawn from the
 // policies' source (so that the other pairs keep their draws). The
-// cache is a memory cache of size 0 (DiskSim segfaults on a smart
-// controller without one): every request goes through to the disk,
-// reads moved to the host after it, writes before, which is what
-// exact mode simulates; its Max request size makes the driver send
-// larger requests in parts; the parameters that only a cache with
-// space reads vary over values DiskSim accepts.
+// cache is a memory cache (DiskSim segfaults on a smart controller
+// without one) of 2,048 blocks, with what exact mode simulates of a
+// cache with space, or of size 0 (every request goes through to the
+// disk, reads moved to the host after it, writes before), where the
+// parameters that only a cache with space reads vary over values
+// DiskSim accepts, and flushing is drawn; its Max request size makes
+// the driver send larger requests in parts.
 func (g *gen) smart(m *Model) {
 	r := g.r
 	if g.policies != nil {
@@ -277,7 +278,24 @@ func (g *gen) smart(m *Model) {
 	// null pointer for DiskSim, but under segmented LRU with no SLRU
 	// segments, where they walk nothing
 	flushPolicy, period, idle := "0", "0.0", "-1.0"
-	switch g.pick("controller cache flush", "none", "periodic", "idle") {
+	flush := g.pick("controller cache flush", "none", "periodic", "idle")
+	if flush != "none" {
+		g.force = withForce(g.force, "controller cache size", "0")
+	}
+	size := g.pick("controller cache size", "2048", "0")
+	if size != "0" {
+		// what exact mode simulates of a cache with space: segmented
+		// LRU with one segment (FIFO and LIFO never free a line; more
+		// segments overflow DiskSim's map), lines of 8 blocks,
+		// write-through, no line-by-line writes; 2,048 blocks hold
+		// the largest requests of four at once
+		for k, v := range map[string]string{"controller cache replacement": "2", "controller cache line size": "8",
+			"controller cache line by line": "0", "controller cache max gather": "0",
+			"controller cache write scheme": []string{"1", "2"}[g.r.IntN(2)]} {
+			g.force = withForce(g.force, k, v)
+		}
+	}
+	switch flush {
 	case "periodic":
 		flushPolicy, period = "1", "5.0"
 		g.force = withForce(g.force, "controller cache replacement", "2")
@@ -290,7 +308,11 @@ func (g *gen) smart(m *Model) {
 	if line != "0" {
 		gran = g.pick("controller cache granularity", "1", "4")
 	}
-	cache := []KV{{"Cache size", "0"}, {"Line size", line},
+	cache := []KV{{"Cache size", size}}
+	if size != "0" {
+		cache = append(cache, KV{"SLRU segments", "[1.0]"})
+	}
+	cache = append(cache, []KV{{"Line size", line},
 		{"Bit granularity", gran}, {"Lock granularity", gran}, {"Shared read locks", g.flag("controller cache shared locks")},
 		{"Max request size", g.pick("controller cache max request size", "0", "8", "64")}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
 		{"Allocation policy", g.flag("controller cache allocation")},
@@ -298,7 +320,7 @@ func (g *gen) smart(m *Model) {
 		{"Flush policy", flushPolicy}, {"Flush period", period}, {"Flush idle delay", idle}, {"Flush max line cluster", "1"},
 		{"Read prefetch type", g.pick("controller cache read prefetch", "0", "1", "2", "3")},
 		{"Write prefetch type", g.pick("controller cache write prefetch", "0", "1", "2", "3")},
-		{"Line-by-line fetches", g.flag("controller cache line by line")}, {"Max gather", g.pick("controller cache max gather", "0", "4")}}
+		{"Line-by-line fetches", g.flag("controller cache line by line")}, {"Max gather", g.pick("controller cache max gather", "0", "4")}}...)
 	m.Ctlr = append(m.Ctlr, KV{"Scheduler", sched}, KV{"Cache", inline("disksim_cachemem", cache, "    ")},
 		KV{"Max per-disk pending count", g.pick("controller pending count", "1", "2", "4")})
 }

@@ -157,21 +157,32 @@ func setParam(t *testing.T, parv, indent, key, val string) string {
 // its value. DiskSim (run-reqlog.sh on pair 22's model) segfaults with
 // no Cache block, and, but under segmented LRU with no SLRU segments,
 // at the first periodic or idle flush (which exact mode simulates), all
-// with a cache of size 0.
+// with a cache of size 0; pair 22's own cache has 2,048 blocks, and
+// what exact mode does not simulate of such a cache is refused.
 func TestLoaderSmartCache(t *testing.T) {
 	p := Generate(22, 340, 21, 2000)
 	if p.Dims["controller type"] != "3" {
 		t.Fatalf("pair 22 has controller type %s, want 3", p.Dims["controller type"])
 	}
-	base := p.Model.Files()["model.parv"]
+	space := p.Model.Files()["model.parv"]
+	if !strings.Contains(space, "    Cache size = 2048,\n    SLRU segments = [1.0],\n") {
+		t.Fatal("pair 22's cache is not 2,048 blocks under one SLRU segment")
+	}
+	base := strings.Replace(space, "    Cache size = 2048,\n    SLRU segments = [1.0],\n", "    Cache size = 0,\n", 1)
 	set := func(key, val string) string { return setParam(t, base, "    ", key, val) }
+	setSpace := func(key, val string) string { return setParam(t, space, "    ", key, val) }
 	for _, tc := range []struct {
 		parv, want string // want "" loads
 	}{
 		{base, ""},
+		{space, ""},
+		{setSpace("Write scheme", "2"), ""},
+		{setSpace("Write scheme", "3"), "Cache size = 2048: Write scheme = 3: write-back"},
+		{setSpace("Replacement policy", "3"), "Cache size = 2048: Replacement policy = 3"},
+		{setSpace("Line size", "0"), "Cache size = 2048: Line size = 0"},
+		{setSpace("SLRU segments", "[0.5, 0.5]"), "Cache size = 2048: SLRU segments = 2 values"},
 		{set("Write scheme", "3"), ""},
 		{set("Replacement policy", "2"), ""},
-		{set("Cache size", "64"), "Cache size = 64: exact mode simulates a cache of size 0 only"},
 		{set("Max request size", "16"), ""},
 		{setParam(t, set("Replacement policy", "1"), "    ", "Flush policy", "1"), ""},
 		{setParam(t, set("Replacement policy", "1"), "    ", "Flush idle delay", "5.0"), ""},
