@@ -118,7 +118,7 @@ func (s *Sim) allocateContinue(a *cacheDesc) *cacheDesc {
 			}
 			newLine.lbn = lbn
 			newLine.state = atomLockdown
-			c.hash[lbn] = newLine
+			c.hashInsert(newLine)
 			lbn++
 			if lbn%ls == 0 {
 				break

@@ -22,6 +22,7 @@ const (
 const (
 	cacheMaxSegments    = 10
 	cacheLocksPerStruct = 15
+	cacheHashSize       = 1 << 12 // buckets of the block-number hash (a power of 2)
 )
 
 // Replacement policies (CACHE_REPLACE_*) and write schemes
@@ -42,6 +43,7 @@ const (
 
 // cacheAtom is a cache_atom: one block of cache space.
 type cacheAtom struct {
+	hashNext, hashPrev *cacheAtom
 	lineNext, linePrev *cacheAtom
 	lbn                int
 	state              uint32
@@ -100,7 +102,10 @@ type cacheSpace struct {
 	readPrefetch, writePrefetch           int
 	lineByLine                            bool
 	maxGather                             int
-	hash                                  map[int]*cacheAtom
+	// hash is the atoms by block number, chained through hashNext
+	// and hashPrev (cache_insert_new_into_hash): a fixed table, so
+	// that replacing lines allocates nothing
+	hash *[cacheHashSize]*cacheAtom
 	// freeList is the free lines (map[0].freelist); unborn counts the
 	// lines cachemem_initialize builds that no allocation has taken
 	// yet: made when first taken, so that memory follows the blocks
@@ -122,11 +127,13 @@ func (c *cacheSpace) init(k *CacheMem) {
 	*c = cacheSpace{size: k.Size, lineSize: k.LineSize, atomsPerBit: k.BitGranularity, lockGran: k.LockGranularity,
 		sharedReadLocks: k.SharedReadLocks, replace: k.Replacement, numSegs: k.SLRUSegments, writeScheme: k.WriteScheme,
 		readPrefetch: k.ReadPrefetch, writePrefetch: k.WritePrefetch,
-		lineByLine: k.LineByLine, maxGather: k.MaxGather, descPool: c.descPool, holderPool: c.holderPool, waiterPool: c.waiterPool}
+		lineByLine: k.LineByLine, maxGather: k.MaxGather, hash: c.hash, descPool: c.descPool, holderPool: c.holderPool, waiterPool: c.waiterPool}
 	if c.size == 0 {
 		return
 	}
-	c.hash = make(map[int]*cacheAtom)
+	if c.hash == nil {
+		c.hash = new([cacheHashSize]*cacheAtom)
+	}
 	c.unborn = c.size / max(c.lineSize, 1)
 	if !k.SLRUListGiven {
 		// "Cache size" sets every segment's maximum to the size;
@@ -154,7 +161,37 @@ func (c *cacheSpace) freeDesc(d *cacheDesc) {
 }
 
 // findAtom is cache_find_atom.
-func (c *cacheSpace) findAtom(lbn int) *cacheAtom { return c.hash[lbn] }
+func (c *cacheSpace) findAtom(lbn int) *cacheAtom {
+	t := c.hash[lbn&(cacheHashSize-1)]
+	for t != nil && t.lbn != lbn {
+		t = t.hashNext
+	}
+	return t
+}
+
+// hashInsert is cache_insert_new_into_hash.
+func (c *cacheSpace) hashInsert(a *cacheAtom) {
+	h := &c.hash[a.lbn&(cacheHashSize-1)]
+	a.hashNext = *h
+	a.hashPrev = nil
+	if a.hashNext != nil {
+		a.hashNext.hashPrev = a
+	}
+	*h = a
+}
+
+// hashRemove is cache_remove_entry_from_hash.
+func (c *cacheSpace) hashRemove(a *cacheAtom) {
+	if a.hashPrev != nil {
+		a.hashPrev.hashNext = a.hashNext
+	} else {
+		c.hash[a.lbn&(cacheHashSize-1)] = a.hashNext
+	}
+	if a.hashNext != nil {
+		a.hashNext.hashPrev = a.hashPrev
+	}
+	a.hashNext, a.hashPrev = nil, nil
+}
 
 // addToList is cache_add_to_lrulist: line goes at the tail of the
 // segment's circular list (or of the free list, segnum atomSegnum).
@@ -257,7 +294,7 @@ func (c *cacheSpace) unmapLine(line *cacheAtom) {
 	}
 	c.addToList(line, atomSegnum)
 	for ; line != nil; line = line.lineNext {
-		delete(c.hash, line.lbn)
+		c.hashRemove(line)
 	}
 }
 
