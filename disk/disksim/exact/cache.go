@@ -306,20 +306,27 @@ func (s *Sim) selectWriteSegment(d *diskreq) *segment {
 	return d.seg
 }
 
+// appendsAt reports whether a write starting at blkno continues the
+// last write of the dirty or writing segment seg within its size (the
+// APPEND test of disk_buffer_check_write_segments and
+// disk_buffer_get_segment's write combining).
+func appendsAt(seg *segment, blkno int) bool {
+	hold := seg.reqs
+	for d := seg.reqs; d.segNext != nil; {
+		d = d.segNext
+		if d.ioreqs.flags&flagRead == 0 {
+			hold = d
+		}
+	}
+	last := hold.lastReq()
+	owner := segOwner(seg, false)
+	return blkno == last.blkno+last.bcount && blkno == seg.endBlk && seg.size > blkno-owner.inBlk
+}
+
 // writeCombineValue rates a dirty or writing segment for appending or
 // prepending write d.
 func (s *Sim) writeCombineValue(d *diskreq, seg *segment) (int, int) {
-	first := d.ioreqs
-	hold := seg.reqs
-	for t := seg.reqs; t.segNext != nil; {
-		t = t.segNext
-		if t.ioreqs.flags&flagRead == 0 {
-			hold = t
-		}
-	}
-	lastW := hold.lastReq()
-	if owner := segOwner(seg, false); first.blkno == lastW.blkno+lastW.bcount && first.blkno == seg.endBlk &&
-		seg.size > first.blkno-owner.inBlk {
+	if appendsAt(seg, d.ioreqs.blkno) {
 		if seg.state == segWriting {
 			return 7, hitAppend
 		}

@@ -52,8 +52,7 @@ func (s *Sim) servTime(blkno, bcount, flags int, checkCache bool, maxTime float6
 	dk := &s.d
 	read := flags&flagRead != 0
 	dest, _ := s.lay.toPhys(blkno)
-	seek := psToMs(s.mech.seek(dk.mechState.cyl, dk.mechState.head, dest.cyl, dest.head, read))
-	if !(seek < maxTime) {
+	if seek := s.estimatedSeek(dest, read); !(seek < maxTime) {
 		return maxTime + 1.0
 	}
 	_, last, _ := s.lay.trackBounds(dest, false)
@@ -65,24 +64,32 @@ func (s *Sim) servTime(blkno, bcount, flags int, checkCache bool, maxTime float6
 	}
 	// dm_acctime less dm_xfertime: the "non-transfer" time
 	ps := s.accTimeG1(dk.mechState, p, n, read, dk.immed) - s.mech.xferTime(p, n)
-	t := psToMs(ps)
-	if !read && t < s.p.MinimumSeekDelay {
-		t = s.p.MinimumSeekDelay
-	}
-	return t
+	return s.writeFloor(psToMs(ps), read)
 }
 
 // seekTime is disk_buffer_estimate_seektime with checkcache false.
 func (s *Sim) seekTime(blkno, flags int, maxTime float64) float64 {
-	dk := &s.d
 	read := flags&flagRead != 0
 	p, _ := s.lay.toPhys(blkno)
-	t := psToMs(s.mech.seek(dk.mechState.cyl, dk.mechState.head, p.cyl, p.head, read))
+	t := s.estimatedSeek(p, read)
 	if !(t < maxTime) {
 		return maxTime + 1.0
 	}
+	return s.writeFloor(t, read)
+}
+
+// estimatedSeek is the seek time, ms, from the arm's last recorded
+// position to sector p.
+func (s *Sim) estimatedSeek(p pbn, read bool) float64 {
+	st := s.d.mechState
+	return psToMs(s.mech.seek(st.cyl, st.head, p.cyl, p.head, read))
+}
+
+// writeFloor raises a write's estimate t, ms, to the disk's Minimum
+// seek delay, as both estimates in the source do.
+func (s *Sim) writeFloor(t float64, read bool) float64 {
 	if !read && t < s.p.MinimumSeekDelay {
-		t = s.p.MinimumSeekDelay
+		return s.p.MinimumSeekDelay
 	}
 	return t
 }
@@ -234,7 +241,7 @@ func (s *Sim) checkWriteSegments(r *event) int {
 				return hitCollision
 			}
 		default:
-			if s.appendable(seg, r) {
+			if appendsAt(seg, r.blkno) {
 				hit = hitAppend
 			} else if overlap(seg, r) && !s.reusable(seg) {
 				return hitCollision
@@ -242,20 +249,4 @@ func (s *Sim) checkWriteSegments(r *event) int {
 		}
 	}
 	return hit
-}
-
-// appendable reports whether write r continues the last write of the
-// writing segment seg within its size (the APPEND test of
-// disk_buffer_check_write_segments).
-func (s *Sim) appendable(seg *segment, r *event) bool {
-	hold := seg.reqs
-	for d := seg.reqs; d.segNext != nil; {
-		d = d.segNext
-		if d.ioreqs.flags&flagRead == 0 {
-			hold = d
-		}
-	}
-	last := hold.lastReq()
-	owner := segOwner(seg, false)
-	return r.blkno == last.blkno+last.bcount && r.blkno == seg.endBlk && seg.size > r.blkno-owner.inBlk
 }
