@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // Model is a DiskSim 4.0 disk and the path from the host to it, with
@@ -400,7 +401,22 @@ func newMech(m *Mech, l *layout) *mech {
 	return &mech{seekType: m.SeekType, seekTime: m.SeekTime, one: m.Single, avg: m.Average, full: m.Full,
 		writeDelta: m.WriteSettle, hplV1: m.HPLV1, hpl: m.HPL, first10: m.First10,
 		xDist: m.CurveDist, xTime: m.CurveTime, xBeforeDist: m.CurveBeforeDist, xBeforeTime: m.CurveBeforeTime, headSwitch: m.HeadSwitch,
-		period: msToPs(1000.0 / (float64(m.RPM) / 60.0)), lay: l}
+		period: periodPs(m.RPM), lay: l}
+}
+
+// periodPs returns the time of one revolution at rpm, in picoseconds,
+// as dm_mech_g1_loadparams computes it: dm_time_dtoi(1000.0 / (rpm /
+// 60.0)) with both quotients left in x87 registers (64-bit mantissas)
+// and the argument rounded to a double. In doubles the inner quotient
+// rounds first, and at 8,000 rpm, say, the period comes out a
+// picosecond short (7,499,999,999 ps; DiskSim has 7,500,000,000).
+func periodPs(rpm int) int64 {
+	perSec := new(big.Float).SetPrec(64).SetInt64(int64(rpm))
+	perSec.Quo(perSec, big.NewFloat(60))
+	ms := new(big.Float).SetPrec(64).SetInt64(1000)
+	ms.Quo(ms, perSec)
+	f, _ := ms.Float64()
+	return msToPs(f)
 }
 
 // Sectors returns the number of LBNs the layout maps (dm_sectors after

@@ -221,3 +221,32 @@ func TestDiskQueueConcatenation(t *testing.T) {
 		t.Errorf("got %v %q, want a stop at ioqueue_set_starttime", o.Rejected, o.Why)
 	}
 }
+
+// TestLoaderTruncatesAsDiskSim: the G1 mechanics' loaders convert
+// times with dm_time_dtoi, whose product with 10^9 the reference build
+// keeps in an x87 register before truncating. HPL values 2.606865 and
+// 0.004292 ms, a head switch of 0.060311 ms and a write settle of
+// 0.004292 ms load a picosecond short of their decimal figures (each
+// double lies just below its decimal); a seek of 21 cylinders then
+// takes 2,696,996,978 ps, as DiskSim's does (the minimized pair 125 of
+// docs/disksim-fidelity.md, traced with gdb).
+func TestLoaderTruncatesAsDiskSim(t *testing.T) {
+	p := Generate(0, 340, 21, 2000)
+	files := p.Model.Files()
+	parv := setParam(t, files["model.parv"], "  ", "Seek type", "hpl")
+	parv = strings.Replace(parv, "Seek type = hpl,", "Seek type = hpl,\n      HPL seek equation values = [ 9, 1.018333, 0.168741, 2.606865, 0.004292, 1.441807 ],", 1)
+	parv = setParam(t, parv, "  ", "Head switch time", "0.060311")
+	files["model.parv"] = setParam(t, parv, "  ", "Add. write settling delay", "0.004292")
+	m, err := LoadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mech := m.Mech
+	if mech.SeekType != 3 || mech.HPL[3] != 2606864999 || mech.HPL[4] != 4291999 || mech.HeadSwitch != 60310999 || mech.WriteSettle != 4291999 {
+		t.Errorf("seek type %d, HPL %v, head switch %d ps, settle %d ps; want 3, V4 2606864999, V5 4291999, 60310999, 4291999",
+			mech.SeekType, mech.HPL, mech.HeadSwitch, mech.WriteSettle)
+	}
+	if got := mech.HPL[3] + 21*mech.HPL[4]; got != 2696996978 {
+		t.Errorf("21-cylinder seek %d ps, DiskSim's 2696996978", got)
+	}
+}
