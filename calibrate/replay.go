@@ -159,7 +159,7 @@ func ReplayExact(m *exact.Model, recs []trace.Record) ([]Request, []exact.Result
 		reqs[i] = exact.Request{Blkno: int(r.Offset / 512), Bcount: int(r.Length / 512), Read: r.Op == sim.Read}
 		if i+1 < len(recs) {
 			gap := recs[i+1].Time - r.Time - sim.Time(r.Measured)
-			reqs[i].Gap = float64(gap) / 1e6
+			reqs[i].GapUs = float64(gap) / 1e3 // ns: as DiskSim reads the record's µs
 		}
 	}
 	res, err := m.Run(reqs, true)

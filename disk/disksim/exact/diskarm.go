@@ -387,7 +387,7 @@ func (s *Sim) stopableRead(d, eh *diskreq, seg *segment) bool {
 			seg.access.cause = p.sector
 			t := s.mech.seek(dk.mechState.cyl, dk.mechState.head, p.cyl, p.head, seg.access.flags&flagRead != 0)
 			dk.mechState.cyl, dk.mechState.head = p.cyl, p.head
-			seg.access.time = seg.time + psToMs(t)
+			seg.access.time = addPsX87(seg.time, t)
 		}
 		dk.seekStopTime = seg.access.time
 		seg.access.typ = evNone

@@ -197,7 +197,7 @@ func (s *Sim) nextSector(d *diskreq, seg *segment, e *event, cur, firstBlk, firs
 	passed := e.cause
 	e.cause = p.sector
 	seg.time = s.now
-	e.time = seg.time + psToMs(s.mech.xferTime(pbn{cyl: dk.mechState.cyl, head: dk.mechState.head}, 1))
+	e.time = addPsX87(seg.time, s.mech.xferTime(pbn{cyl: dk.mechState.cyl, head: dk.mechState.head}, 1))
 	held, r2 := s.lay.toLogical(pbn{cyl: dk.mechState.cyl, head: dk.mechState.head, sector: passed})
 	if remap || r2 {
 		held = slipped

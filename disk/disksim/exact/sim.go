@@ -43,7 +43,7 @@ type Sim struct {
 	res      []Result
 	validate bool
 	nextReq  int
-	gap      float64 // the previous validate record's gap, ms
+	gapUs    float64 // the previous validate record's gap, µs
 	stopped  bool
 	onDone   func(id int, at float64)
 	overall  []int // requests outstanding, in arrival order (the driver's overall queue)
@@ -62,10 +62,12 @@ type Request struct {
 	Blkno, Bcount int
 	// Read is true for a read.
 	Read bool
-	// Gap is the idle time after this request completes before the
-	// next is issued, in ms (validate replays: the record's last field
-	// divided by 1000).
-	Gap float64
+	// GapUs is the idle time after this request completes before the
+	// next is issued (validate replays), in microseconds as a validate
+	// record's last field gives it: DiskSim adds GapUs / 1000 to the
+	// completion time with the quotient in an x87 register
+	// (iotrace_validate_get_ioreq_event), and so does Run.
+	GapUs float64
 }
 
 // Result is what DiskSim's per-request log records for one request.
@@ -289,8 +291,8 @@ func (s *Sim) issueNext(now float64) {
 		e.flags = flagRead
 	}
 	if s.validate {
-		e.time = now + s.gap
-		s.gap = r.Gap
+		e.time = addQuoX87(now, s.gapUs, 1000)
+		s.gapUs = r.GapUs
 	} else {
 		e.time = r.Arrival
 	}

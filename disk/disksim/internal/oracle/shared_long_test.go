@@ -113,7 +113,7 @@ func readValidateTrace(t *testing.T, path string) []exact.Request {
 		blk, _ := strconv.Atoi(fs[2])
 		n, _ := strconv.Atoi(fs[3])
 		gap, _ := strconv.ParseFloat(fs[5], 64)
-		out = append(out, exact.Request{Blkno: blk, Bcount: n, Read: fs[0] == "R", Gap: gap / 1000})
+		out = append(out, exact.Request{Blkno: blk, Bcount: n, Read: fs[0] == "R", GapUs: gap})
 	}
 	return out
 }

@@ -216,8 +216,8 @@ func (s StreamSpec) ExactRequests(recs []Record) []exact.Request {
 	for i, r := range recs {
 		q := exact.Request{Blkno: r.Blkno, Bcount: r.Bcount, Read: r.Read}
 		if s.Format == "validate" {
-			// DiskSim reads the gap in microseconds and divides by 1000
-			q.Gap = parseF(fmt.Sprintf("%.5f", r.Gap*1000)) / 1000
+			// DiskSim reads the gap in microseconds
+			q.GapUs = parseF(fmt.Sprintf("%.5f", r.Gap*1000))
 		} else {
 			if i > 0 {
 				at += r.Gap
