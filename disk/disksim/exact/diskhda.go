@@ -45,7 +45,7 @@ func (s *Sim) checkPrefetchSwap() {
 func (s *Sim) initiateSeek(seg *segment, e *event, first bool, delay, mintime float64) bool {
 	dk := &s.d
 	e.typ = evNone
-	seg.time = s.now + delay
+	seg.time = addX87(s.now, delay)
 	dest, remap := s.lay.toPhys(e.blkno)
 	dist := dest.cyl - dk.mechState.cyl
 	if dist < 0 {
@@ -56,7 +56,7 @@ func (s *Sim) initiateSeek(seg *segment, e *event, first bool, delay, mintime fl
 	if seek < mintime {
 		seg.time += mintime - seek
 	}
-	e.time = seg.time + seek
+	e.time = addX87(seg.time, seek)
 	if e.flags&flagBackground != 0 && e.flags&flagRead != 0 {
 		if s.p.ContRead == contCylEnd && dist != 0 {
 			return false

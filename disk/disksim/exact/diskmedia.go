@@ -38,7 +38,7 @@ func (s *Sim) seekDone(e *event) {
 	st.theta += s.mech.rotate(resid)
 	lat, _ := s.mech.latency(st, e.cause, e.bcount, immed)
 	start := s.mech.accessBlock(st, e.cause, e.bcount, immed)
-	e.time = seg.time + psToMs(lat)
+	e.time = addX87(seg.time, psToMs(lat))
 	dk.immedStart = last
 	dk.immedEnd = last
 	lbn, _ := s.lay.toLogical(pbn{cyl: dk.mechState.cyl, head: dk.mechState.head, sector: start})

@@ -66,3 +66,7 @@ func ulpBelow(x, d float64) float64 {
 	}
 	return u
 }
+
+// addX87 returns a + b as the x87 adds two doubles and stores the sum:
+// rounded to a 64-bit mantissa, then to a double.
+func addX87(a, b float64) float64 { return addQuoX87(a, b, 1) }
