@@ -89,7 +89,7 @@ func TestC700OneAtATime(t *testing.T) {
 // traced queue time sends it to the disk as a constant of 0 does; ASCII
 // traces, whose reader leaves the fields unset, are refused.
 func TestTracedTimes(t *testing.T) {
-	reqs := []Request{{Blkno: 1000, Bcount: 8, Gap: 1}, {Blkno: 2000, Bcount: 8}}
+	reqs := []Request{{Blkno: 1000, Bcount: 8, GapUs: 1000}, {Blkno: 2000, Bcount: 8}}
 	base, err := c700Model(ctlr53C700, 0.005, 0.01).Run(reqs, true)
 	require.NoError(t, err)
 	for _, ct := range []float64{tracedAccess, tracedBoth, -0.5} {
