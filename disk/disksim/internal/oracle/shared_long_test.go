@@ -24,7 +24,9 @@ func TestMain(m *testing.M) { shareddata.Main(m) }
 // TestSharedModelsLive runs DiskSim (run-reqlog.sh) on the two shared
 // models and their measured traces and compares exact mode with it
 // request by request: every request within Tolerance, the means within
-// 0.1%.
+// 0.1%, and (x87 arithmetic reproduced where DiskSim's reaches a time,
+// docs/disksim-fidelity.md) every request within 1e-6 ms, the log
+// printing 1e-9.
 func TestSharedModelsLive(t *testing.T) {
 	root := shareddata.Dir(t)
 	tools, ok := DefaultTools(root)
@@ -63,8 +65,8 @@ func TestSharedModelsLive(t *testing.T) {
 			sg += r.Response
 		}
 		t.Logf("%s: %d requests, %d beyond the bound, largest difference %.3g ms, means %.6f/%.6f ms", drive, len(res), bad, maxd, sw/float64(len(res)), sg/float64(len(res)))
-		if bad > 0 || math.Abs(sg-sw) > 0.001*sw {
-			t.Errorf("%s: %d requests beyond the bound, means %.6f/%.6f ms", drive, bad, sw/float64(len(res)), sg/float64(len(res)))
+		if bad > 0 || math.Abs(sg-sw) > 0.001*sw || maxd > 1e-6 {
+			t.Errorf("%s: %d requests beyond the bound, largest difference %.3g ms, means %.6f/%.6f ms", drive, bad, maxd, sw/float64(len(res)), sg/float64(len(res)))
 		}
 	}
 }
