@@ -24,8 +24,8 @@ func addQuoX87(a, n, d float64) float64 {
 	// q = qh + ql to about 106 bits: the division's remainder is exact.
 	ql := math.FMA(-qh, d, n) / d
 	// The quotient rounded to 64 bits, as qh + q64l.
-	g := ulpBelow(qh, ql) / 2048
-	q64l := math.RoundToEven(ql/g) * g
+	g := ulpBelow(qh, ql) / 2048 // powers of two: exact
+	q64l := math.RoundToEven(ql*(1/g)) * g
 	// The exact sum a + qh + q64l as sh + e, sh a double and |e| at
 	// most about an ulp of sh.
 	sh, sl := twoSum(a, qh)
@@ -34,7 +34,7 @@ func addQuoX87(a, n, d float64) float64 {
 	// u): a tie of the second rounding is where the single rounding of
 	// doubles can differ.
 	u := ulpBelow(sh, e)
-	e64 := math.RoundToEven(e/(u/2048)) * (u / 2048)
+	e64 := math.RoundToEven(e*(2048/u)) * (u / 2048)
 	switch {
 	case math.Abs(e64) < u/2:
 		return sh
@@ -59,9 +59,15 @@ func twoSum(a, b float64) (s, t float64) {
 // small beside x: x's own spacing, or half of it when x is a power of
 // two and d takes the sum below it.
 func ulpBelow(x, d float64) float64 {
-	x = math.Abs(x)
-	u := math.Nextafter(x, math.Inf(1)) - x
-	if math.Float64bits(x)&(1<<52-1) == 0 && (d < 0) == (x > 0) && d != 0 {
+	b := math.Float64bits(x) &^ (1 << 63)
+	var u float64
+	if exp := b >> 52; exp > 52 {
+		u = math.Float64frombits((exp - 52) << 52)
+	} else {
+		ax := math.Abs(x)
+		u = math.Nextafter(ax, math.Inf(1)) - ax
+	}
+	if b&(1<<52-1) == 0 && d != 0 && (d < 0) != (x < 0) {
 		u /= 2
 	}
 	return u

@@ -49,3 +49,24 @@ func TestAddPsX87(t *testing.T) {
 		}
 	}
 }
+
+// TestAddX87Binades checks the sums at a power of two, from above and
+// below, and with negative operands, against math/big.
+func TestAddX87Binades(t *testing.T) {
+	for _, c := range [][3]float64{
+		{1024, -1e-13, 1}, {1024, 1e-13, 1}, {-1024, 1e-13, 1}, {-1024, -1e-13, 1},
+		{512, -0.3, 1000}, {2048, -7, 3}, {1, -1, 3}, {0.5, 1e9, 1e9}, {-300.25, 17, 1e9},
+	} {
+		if got, want := addQuoX87(c[0], c[1], c[2]), x87AddQuo(c[0], c[1], c[2]); got != want {
+			t.Errorf("%v + %v/%v: %v, x87 %v", c[0], c[1], c[2], got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(21, 2))
+	for i := 0; i < 100000; i++ {
+		a := (r.Float64() - 0.25) * math.Pow(10, float64(r.IntN(8)))
+		b := (r.Float64() - 0.25) * math.Pow(10, float64(r.IntN(8)-4))
+		if got, want := addX87(a, b), x87AddQuo(a, b, 1); got != want {
+			t.Fatalf("%v + %v: %v, x87 %v", a, b, got, want)
+		}
+	}
+}
