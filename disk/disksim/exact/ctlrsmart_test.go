@@ -114,7 +114,7 @@ func TestSmartSplitWrite(t *testing.T) {
 // is untouched; under segmented LRU with no segments the flush walks
 // nothing and the idle delay changes nothing either.
 func TestSmartPeriodicFlush(t *testing.T) {
-	reqs := []Request{{Blkno: 1000, Bcount: 8, Gap: 10}, {Blkno: 3000, Bcount: 8}}
+	reqs := []Request{{Blkno: 1000, Bcount: 8, GapUs: 10000}, {Blkno: 3000, Bcount: 8}}
 	base, err := smartModel(0.005, 0.01).Run(reqs, true)
 	require.NoError(t, err)
 	for _, c := range []struct {
