@@ -43,7 +43,8 @@ type Sim struct {
 	res      []Result
 	validate bool
 	nextReq  int
-	gapUs    float64 // the previous validate record's gap, µs
+	gap      float64 // the previous validate record's gap, ms
+	gapUs    float64 // the same in µs, when given
 	stopped  bool
 	onDone   func(id int, at float64)
 	overall  []int // requests outstanding, in arrival order (the driver's overall queue)
@@ -62,11 +63,14 @@ type Request struct {
 	Blkno, Bcount int
 	// Read is true for a read.
 	Read bool
-	// GapUs is the idle time after this request completes before the
-	// next is issued (validate replays), in microseconds as a validate
-	// record's last field gives it: DiskSim adds GapUs / 1000 to the
-	// completion time with the quotient in an x87 register
-	// (iotrace_validate_get_ioreq_event), and so does Run.
+	// Gap is the idle time after this request completes before the
+	// next is issued, in ms (validate replays), unless GapUs is set.
+	Gap float64
+	// GapUs, when not 0, is that gap in microseconds as a validate
+	// record's last field gives it, and is used instead of Gap: DiskSim
+	// adds GapUs / 1000 to the completion time with the quotient in an
+	// x87 register (iotrace_validate_get_ioreq_event), and so does Run,
+	// to the last bit.
 	GapUs float64
 }
 
@@ -291,8 +295,12 @@ func (s *Sim) issueNext(now float64) {
 		e.flags = flagRead
 	}
 	if s.validate {
-		e.time = addQuoX87(now, s.gapUs, 1000)
-		s.gapUs = r.GapUs
+		if s.gapUs != 0 {
+			e.time = addQuoX87(now, s.gapUs, 1000)
+		} else {
+			e.time = addX87(now, s.gap)
+		}
+		s.gap, s.gapUs = r.Gap, r.GapUs
 	} else {
 		e.time = r.Arrival
 	}
