@@ -93,8 +93,7 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 			k.SharedReadLocks = n == 1
 			return ranged(p, f, 0, 1)
 		case "Allocation policy":
-			// clean lines before dirty ones: write-through leaves
-			// none dirty, so it changes nothing exact mode simulates
+			k.AllocateNonDirty = n == 1
 			return ranged(p, f, 0, 1)
 		case "Line-by-line fetches":
 			k.LineByLine = n == 1
@@ -117,6 +116,7 @@ func (l *loader) exactCacheMem(b *Block, k *exact.CacheMem) error {
 				return ranged(p, f, 0, 1e300)
 			}
 		case "Flush max line cluster":
+			k.FlushMaxLineCluster = int(n)
 			return ranged(p, f, 0, 1<<31-1)
 		case "Max gather":
 			k.MaxGather = int(n)

@@ -3,8 +3,8 @@ package exact
 // The memory cache's allocation and fills (disksim_cachemem.c): a
 // request's missing lines are taken from the free list, or replaced
 // from the head of the first replacement list when no granule of the
-// line is locked (write-through leaves no line dirty); with none to
-// take, the allocation waits for a line. Blocks not yet valid are
+// line is locked (a dirty line is flushed first, cacheflush.go); with
+// none to take, the allocation waits for a line. Blocks not yet valid are
 // filled by one read of the disk.
 
 // Cache descriptor types (CACHE_EVENT_*).
@@ -19,8 +19,11 @@ const (
 // remainder and all.
 func rounduptomult(v, m int) int { return v + (m - (v-1)%m) - 1 }
 
-// replaceLine is cache_replace for a write-through cache: 0 when a
-// line is free (or was freed), -1 when a waits for one.
+// replaceLine is cache_replace: 0 when a line is free (or was freed),
+// -1 when a waits for one, otherwise the number of writes of a dirty
+// line's blocks started (a waiting for them) before it can be freed.
+// Under the "Allocation policy" that prefers clean lines, dirty lines
+// met are flushed (their completions discarded) and the walk goes on.
 func (s *Sim) replaceLine(a *cacheDesc) int {
 	c := &s.smart.cache.space
 	if c.lineFree() {
@@ -31,38 +34,61 @@ func (s *Sim) replaceLine(a *cacheDesc) int {
 		c.waitForLine(a)
 		return -1
 	}
+	flush := a
+	if c.allocNonDirty {
+		flush = nil
+	}
 	stop := line
-	locked := false
+	locked, dirty := false, false
 	for {
-		if locked {
+		if locked || dirty {
 			if c.replace == replaceLIFO {
 				line = line.lruPrev
 			} else {
 				line = line.lruNext
 			}
-			if line == stop {
-				c.waitForLine(a)
-				return -1
-			}
 		}
-		locked = false
+		if line == stop && locked {
+			if flush != nil && c.allocNonDirty {
+				c.cleanupFlushDesc(flush)
+			}
+			c.waitForLine(a)
+			return -1
+		}
+		locked, dirty = lineLocked(line), false
+		if locked {
+			continue
+		}
 		for t := line; t != nil; t = t.lineNext {
-			if t.readLocks != nil || t.writeLock != nil {
-				locked = true
-				break
+			if t.state&atomDirty == 0 {
+				continue
 			}
-		}
-		if !locked {
+			dirty = true
+			if flush == nil {
+				flush = c.newFlushDesc()
+			}
+			n := s.initiateFlush(t, flush)
+			if !c.allocNonDirty {
+				return n
+			}
 			break
 		}
-	}
-	for t := line; t != nil; t = t.lineNext {
-		if t.state&atomDirty != 0 {
-			abortf("cache_replace: a dirty line under write-through")
+		if !dirty {
+			break
 		}
 	}
 	c.unmapLine(line)
 	return 0
+}
+
+// lineLocked reports whether any atom of line is locked.
+func lineLocked(line *cacheAtom) bool {
+	for t := line; t != nil; t = t.lineNext {
+		if t.readLocks != nil || t.writeLock != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // getFreeAtom is cache_get_free_atom: the writes to wait for (-1 for

@@ -252,19 +252,23 @@ func (s *Sim) cacheFreeBlockClean(r *event) {
 	}
 }
 
-// cacheFreeBlockDirty is cachemem_free_block_dirty under write-through
-// (write-back is refused): the written blocks become valid and
+// cacheFreeBlockDirty is cachemem_free_block_dirty (write-back in
+// markDirty): under write-through the written blocks become valid and
 // read-locked, and a write of them (widened to the valid bits) goes to
 // the disk; write scheme 1 completes the request when the disk has it,
 // 2 at once.
 func (s *Sim) cacheFreeBlockDirty(r *event) {
 	c := &s.smart.cache.space
+	if c.size != 0 && c.writeScheme == writeBack {
+		s.markDirty(r)
+		return
+	}
 	d := c.newDesc()
 	d.typ = cacheEventSync
 	d.done = doneRequestComplete
 	d.req = r
 	r.typ = evRequestArrive
-	r.next = nil
+	r.next, r.prev = nil, nil
 	f := s.copyOf(r)
 	f.typ = evAccessArrive
 	if c.size == 0 {
@@ -272,10 +276,7 @@ func (s *Sim) cacheFreeBlockDirty(r *event) {
 		s.smartIssue(f)
 		return
 	}
-	blk := r.blkno - r.blkno%c.atomsPerBit
-	n := r.bcount + r.blkno%c.atomsPerBit
-	end := blk + n
-	n += rounduptomult(end, c.atomsPerBit) - end
+	blk, n := c.bitSpan(r)
 	var line *cacheAtom
 	gran := 0
 	for i := 0; i < n; i++ {
@@ -322,15 +323,15 @@ func (s *Sim) cacheWaitForIO(d *cacheDesc, acc *event) {
 }
 
 // cacheDiskAccessComplete is cachemem_disk_access_complete followed by
-// the controller's wakeup: the newest waiter for the access's first
-// block is found; a write through (or any waiter of a cache with no
-// space) is done, a fill's waiter restarts its read or write.
+// the controller's wakeup: the newest waiter for the access is found
+// (one waiting for its first block, or a flush descriptor with the
+// access's block in its list); a write through or flush is done (or
+// its descriptor waits for the rest of its flushes), a fill's waiter
+// restarts its read or write, and an allocation restarts its read or
+// write when the last write of a replaced dirty line completes.
 func (s *Sim) cacheDiskAccessComplete(acc *event) {
 	c := &s.smart.cache
-	d := c.ioWaiters
-	for d != nil && acc.blkno != d.accblkno {
-		d = d.next
-	}
+	d, r := c.accessWaiter(acc.blkno)
 	if d == nil {
 		s.fail("Not yet supporting non-waited for disk accesses in cache")
 		return
@@ -345,27 +346,27 @@ func (s *Sim) cacheDiskAccessComplete(acc *event) {
 	}
 	s.release(acc)
 	switch d.typ {
-	case cacheEventRead, cacheEventSync:
-		if d.typ == cacheEventRead && c.space.size != 0 {
+	case cacheEventRead:
+		if c.space.size != 0 {
 			// nothing to do but wake it
 			s.cacheWakeup(d)
 			return
 		}
-		r := d.req
-		typ := r.typ
-		d.req = nil
+		s.flushDone(d, s.unlinkReq(d, r))
+	case cacheEventSync, cacheEventIdleSync:
+		s.flushDone(d, s.unlinkReq(d, r))
+	case cacheEventAllocate:
+		// the write of a replaced dirty line
+		s.unlinkReq(d, r)
 		r.typ = evNone
 		s.cacheFreeBlockClean(r)
-		r.typ = typ
-		if typ != -1 {
-			s.cacheDone(d.done, r)
-			c.space.freeDesc(d)
+		s.release(r)
+		if d.req != d.waitees.req {
+			s.cacheWaitForIO(d, d.req)
+			d.accblkno = -1
 			return
 		}
-		// write scheme 2: the request already completed; the
-		// controller's wakeup frees the copy the cache kept
-		c.space.freeDesc(d)
-		s.release(r)
+		s.cacheWakeup(d)
 	case cacheEventReadExtra:
 		d.typ = cacheEventRead
 		s.unlockPrefetch(d)
@@ -377,6 +378,35 @@ func (s *Sim) cacheDiskAccessComplete(acc *event) {
 	default:
 		abortf("Unknown type at cache_disk_access_complete: %d", d.typ)
 	}
+}
+
+// accessWaiter finds the waiter cachemem_disk_access_complete matches
+// to an access starting at blkno, and the request of its list matched.
+func (c *cacheMem) accessWaiter(blkno int) (*cacheDesc, *event) {
+	for d := c.ioWaiters; d != nil; d = d.next {
+		for r := d.req; r != nil; r = r.next {
+			if blkno == d.accblkno {
+				return d, r
+			}
+			if d.accblkno == -1 && (r.next != nil || d.typ == cacheEventSync || d.typ == cacheEventIdleSync) && blkno == r.blkno {
+				return d, r
+			}
+		}
+	}
+	return nil, nil
+}
+
+// unlinkReq takes r off d's request list and returns it.
+func (s *Sim) unlinkReq(d *cacheDesc, r *event) *event {
+	if r.next != nil {
+		r.next.prev = r.prev
+	}
+	if r.prev != nil {
+		r.prev.next = r.next
+	} else {
+		d.req = r.next
+	}
+	return r
 }
 
 // cacheWakeup is controller_smart_wakeup calling

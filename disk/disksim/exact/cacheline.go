@@ -102,6 +102,11 @@ type cacheSpace struct {
 	readPrefetch, writePrefetch           int
 	lineByLine                            bool
 	maxGather                             int
+	// flushMaxCluster is "Flush max line cluster", lines;
+	// allocNonDirty the "Allocation policy" that replaces clean lines
+	// before dirty ones (CACHE_ALLOCATE_NONDIRTY)
+	flushMaxCluster int
+	allocNonDirty   bool
 	// hash is the atoms by block number, chained through hashNext
 	// and hashPrev (cache_insert_new_into_hash): a fixed table, so
 	// that replacing lines allocates nothing
@@ -127,7 +132,7 @@ func (c *cacheSpace) init(k *CacheMem) {
 	*c = cacheSpace{size: k.Size, lineSize: k.LineSize, atomsPerBit: k.BitGranularity, lockGran: k.LockGranularity,
 		sharedReadLocks: k.SharedReadLocks, replace: k.Replacement, numSegs: k.SLRUSegments, writeScheme: k.WriteScheme,
 		readPrefetch: k.ReadPrefetch, writePrefetch: k.WritePrefetch,
-		lineByLine: k.LineByLine, maxGather: k.MaxGather, hash: c.hash, descPool: c.descPool, holderPool: c.holderPool, waiterPool: c.waiterPool}
+		lineByLine: k.LineByLine, maxGather: k.MaxGather, flushMaxCluster: k.FlushMaxLineCluster, allocNonDirty: k.AllocateNonDirty, hash: c.hash, descPool: c.descPool, holderPool: c.holderPool, waiterPool: c.waiterPool}
 	if c.size == 0 {
 		return
 	}
@@ -403,9 +408,6 @@ func (k *CacheMem) checkSpace() []error {
 		if k.SLRUSegments > 1 {
 			bad("SLRU segments = %d values: cachemem_setup_segs writes past its one-entry map", k.SLRUSegments)
 		}
-	}
-	if k.WriteScheme == writeBack {
-		bad("Write scheme = 3: write-back (dirty lines, their flushes and the replacement that waits on them) is not ported")
 	}
 	if k.LineByLine {
 		bad("Line-by-line fetches = 1: line-by-line write-through (cache_write_line_by_line) is not ported")

@@ -49,10 +49,7 @@ func (s *Sim) cacheStartTimers() {
 // dirty, so a walk that finds every list non-empty starts nothing.
 func (s *Sim) flushListEmpty() bool {
 	c := &s.smart.cache.space
-	segs := 1
-	if c.replace == replaceSLRU {
-		segs = c.numSegs
-	}
+	segs := c.flushSegs()
 	for j := 0; j < segs && j < cacheMaxSegments; j++ {
 		if c.lru[j] == nil {
 			return true
@@ -72,31 +69,37 @@ const (
 func (s *Sim) cacheTimer(e *event) {
 	if e.cause == timerIdle {
 		s.release(e)
-		s.cacheIdleDetected()
+		s.smart.idleTimer = nil
+		s.cacheIdleTime()
 		return
 	}
-	if !s.flushListEmpty() {
-		e.time += s.m.Controller.Smart.Cache.FlushPeriod
-		s.schedule(e)
+	if s.flushListEmpty() {
+		// cache_periodic_flush walks an empty LRU list (always in a
+		// cache with no space) and follows its null head
+		s.fail("a null pointer (DiskSim crashes here too): the periodic flush walks an empty LRU list (cache_periodic_flush)")
 		return
 	}
-	// cache_periodic_flush walks an empty LRU list (always in a cache
-	// with no space) and follows its null head
-	s.fail("a null pointer (DiskSim crashes here too): the periodic flush walks an empty LRU list (cache_periodic_flush)")
+	s.periodicFlush()
+	e.time += s.m.Controller.Smart.Cache.FlushPeriod
+	s.schedule(e)
 }
 
-// smartResetIdle is ioqueue_reset_idledetecter(queue, 1), which
-// ioqueue_physical_access_done calls on a queue with an idle-work
-// function (the cache sets one for a Flush idle delay of 0 or more):
-// when the completion leaves the queue empty, the idle timer is
-// (re)armed for the delay from now; arrivals do not disarm it.
-func (s *Sim) smartResetIdle() {
+// smartResetIdle is ioqueue_reset_idledetecter(queue, timechange):
+// ioqueue_physical_access_done calls it with 1 on a queue with an
+// idle-work function (the cache sets one for a Flush idle delay of 0
+// or more), a write-back write with 0. When the queue is empty the
+// idle timer is armed for the delay from now, re-armed only under
+// timechange; arrivals do not disarm it.
+func (s *Sim) smartResetIdle(timechange bool) {
 	c := s.smart
 	delay := s.m.Controller.Smart.Cache.FlushIdleDelay
 	if delay < 0 || c.queue.listLen > 0 {
 		return
 	}
 	t := c.idleTimer
+	if t != nil && !timechange {
+		return
+	}
 	if t != nil {
 		if !s.q.remove(t) {
 			s.fail("existing idledetect event not on intq in ioqueue_reset_idledetecter")
@@ -112,16 +115,19 @@ func (s *Sim) smartResetIdle() {
 	s.schedule(t)
 }
 
-// cacheIdleDetected is ioqueue_idledetected calling
-// cache_idletime_detected: nothing while the controller's queue holds
-// a request; otherwise, with no space, the flush walks the empty LRU
-// list of segment 0 and follows its null head (DiskSim segfaults),
-// but under segmented LRU with no segments, where it walks nothing.
-func (s *Sim) cacheIdleDetected() {
-	c := s.smart
-	c.idleTimer = nil
-	if c.queue.listLen > 0 || !s.flushListEmpty() {
+// cacheIdleTime is cache_idletime_detected (from the idle timer, or
+// when an idle flush completes): nothing while the controller's queue
+// holds a request; a walk of an empty list follows its null head
+// (DiskSim segfaults; with no space the lists are always empty), but
+// under segmented LRU with no segments, where it walks nothing;
+// otherwise the idle flush.
+func (s *Sim) cacheIdleTime() {
+	if s.smart.queue.listLen > 0 {
 		return
 	}
-	s.fail("a null pointer (DiskSim crashes here too): the idle flush walks an empty LRU list (cache_idletime_detected)")
+	if s.flushListEmpty() {
+		s.fail("a null pointer (DiskSim crashes here too): the idle flush walks an empty LRU list (cache_idletime_detected)")
+		return
+	}
+	s.idleFlush()
 }

@@ -119,7 +119,7 @@ func (s *Sim) smartAccessComplete(e *event) {
 		s.fail("completed access for block %d not pending at the smart controller", e.blkno)
 		return
 	}
-	s.smartResetIdle()
+	s.smartResetIdle(true)
 	s.cacheDiskAccessComplete(e)
 	if c.queue.reqOutstanding < c.pending {
 		if r := c.queue.next(s.now); r != nil {

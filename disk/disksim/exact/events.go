@@ -40,6 +40,7 @@ type event struct {
 	time   float64
 	typ    int
 	next   *event
+	prev   *event // the cache's flush lists (cache_issue_flushreq)
 	blkno  int
 	bcount int
 	flags  int

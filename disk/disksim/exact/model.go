@@ -493,6 +493,12 @@ type CacheMem struct {
 	// Replacement is "Replacement policy" (1 FIFO, 2 segmented LRU, 3
 	// random, 4 LIFO); SLRUSegments the number of "SLRU segments".
 	Replacement, SLRUSegments int
+	// FlushMaxLineCluster is "Flush max line cluster", lines: how far
+	// a write-back flush reaches into neighbouring dirty lines.
+	FlushMaxLineCluster int
+	// AllocateNonDirty is "Allocation policy" 1: a replacement passes
+	// over dirty lines (starting their flushes) to a clean one.
+	AllocateNonDirty bool
 }
 
 // flushesNothing reports whether a flush of the empty cache walks no

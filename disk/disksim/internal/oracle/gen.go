@@ -261,8 +261,9 @@ func (g *gen) path(m *Model) {
 // policies' source (so that the other pairs keep their draws). The
 // cache is a memory cache (DiskSim segfaults on a smart controller
 // without one) of 2,048 blocks, with what exact mode simulates of a
-// cache with space, or of size 0 (every request goes through to the
-// disk, reads moved to the host after it, writes before), where the
+// cache with space (written through or back), or of size 0 (every
+// request goes through to the disk, reads moved to the host after it,
+// writes before), where the
 // parameters that only a cache with space reads vary over values
 // DiskSim accepts, and flushing is drawn; its Max request size makes
 // the driver send larger requests in parts.
@@ -274,33 +275,39 @@ func (g *gen) smart(m *Model) {
 	defer func() { g.r = r }()
 	m.Ctlr = Set(m.Ctlr, "Maximum queue length", g.pick("controller queue length", "0", "3"))
 	sched := inline("disksim_ioqueue", g.queue("controller"), "    ")
-	// periodic and idle flushing walk the empty cache's LRU list, a
-	// null pointer for DiskSim, but under segmented LRU with no SLRU
-	// segments, where they walk nothing
-	flushPolicy, period, idle := "0", "0.0", "-1.0"
+	// periodic and idle flushing walk the cache's LRU list: an empty
+	// one (always in a cache of size 0, and before the first access
+	// in one with space) is a null pointer for DiskSim, but under
+	// segmented LRU with no SLRU segments, where they walk nothing; a
+	// cache with space flushes later (60 ms, or 30 ms idle), once its
+	// list holds lines
+	flushPolicy, period, idle, cluster := "0", "0.0", "-1.0", "1"
 	flush := g.pick("controller cache flush", "none", "periodic", "idle")
-	if flush != "none" {
-		g.force = withForce(g.force, "controller cache size", "0")
-	}
 	size := g.pick("controller cache size", "2048", "0")
 	if size != "0" {
 		// what exact mode simulates of a cache with space: segmented
 		// LRU with one segment (FIFO and LIFO never free a line; more
-		// segments overflow DiskSim's map), lines of 8 blocks,
-		// write-through, no line-by-line writes; 2,048 blocks hold
-		// the largest requests of four at once
+		// segments overflow DiskSim's map), lines of 8 blocks, no
+		// line-by-line writes; 2,048 blocks hold the largest
+		// requests of four at once
 		for k, v := range map[string]string{"controller cache replacement": "2", "controller cache line size": "8",
 			"controller cache line by line": "0", "controller cache max gather": "0",
-			"controller cache write scheme": []string{"1", "2"}[g.r.IntN(2)]} {
+			"controller cache write scheme": []string{"1", "2", "3"}[g.r.IntN(3)]} {
 			g.force = withForce(g.force, k, v)
 		}
+		cluster = []string{"1", "4"}[g.r.IntN(2)]
 	}
-	switch flush {
-	case "periodic":
+	switch {
+	case flush == "periodic" && size != "0":
+		flushPolicy, period = "1", "60.0"
+	case flush == "periodic":
 		flushPolicy, period = "1", "5.0"
-		g.force = withForce(g.force, "controller cache replacement", "2")
-	case "idle":
+	case flush == "idle" && size != "0":
+		idle = "30.0"
+	case flush == "idle":
 		idle = "2.0"
+	}
+	if flush != "none" {
 		g.force = withForce(g.force, "controller cache replacement", "2")
 	}
 	line := g.pick("controller cache line size", "0", "8")
@@ -317,7 +324,7 @@ func (g *gen) smart(m *Model) {
 		{"Max request size", g.pick("controller cache max request size", "0", "8", "64")}, {"Replacement policy", g.pick("controller cache replacement", "1", "2", "3", "4")},
 		{"Allocation policy", g.flag("controller cache allocation")},
 		{"Write scheme", g.pick("controller cache write scheme", "1", "2", "3")},
-		{"Flush policy", flushPolicy}, {"Flush period", period}, {"Flush idle delay", idle}, {"Flush max line cluster", "1"},
+		{"Flush policy", flushPolicy}, {"Flush period", period}, {"Flush idle delay", idle}, {"Flush max line cluster", cluster},
 		{"Read prefetch type", g.pick("controller cache read prefetch", "0", "1", "2", "3")},
 		{"Write prefetch type", g.pick("controller cache write prefetch", "0", "1", "2", "3")},
 		{"Line-by-line fetches", g.flag("controller cache line by line")}, {"Max gather", g.pick("controller cache max gather", "0", "4")}}...)

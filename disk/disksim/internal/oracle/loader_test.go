@@ -177,7 +177,7 @@ func TestLoaderSmartCache(t *testing.T) {
 		{base, ""},
 		{space, ""},
 		{setSpace("Write scheme", "2"), ""},
-		{setSpace("Write scheme", "3"), "Cache size = 2048: Write scheme = 3: write-back"},
+		{setSpace("Write scheme", "3"), ""},
 		{setSpace("Replacement policy", "3"), "Cache size = 2048: Replacement policy = 3"},
 		{setSpace("Line size", "0"), "Cache size = 2048: Line size = 0"},
 		{setSpace("SLRU segments", "[0.5, 0.5]"), "Cache size = 2048: SLRU segments = 2 values"},
