@@ -396,9 +396,11 @@ func (k *CacheMem) checkSpace() []error {
 		errs = append(errs, fmt.Errorf("exact: smart controller: cache: Cache size = %d: "+f, append([]any{k.Size}, a...)...))
 	}
 	switch {
-	case k.LineSize == 0:
-		bad("Line size = 0: lines of variable size (cache_unmap_line, cache_allocate_space_continue) are not ported")
-	case k.Size%k.LineSize != 0:
+	case k.BitGranularity < 1 || k.LockGranularity < 1 || k.LineSize < 0:
+		bad("Line size = %d, Bit granularity = %d, Lock granularity = %d: the granularities must be 1 or more and the line size 0 or more (DiskSim divides by them)", k.LineSize, k.BitGranularity, k.LockGranularity)
+	case k.LineSize == 0 && (k.BitGranularity > 1 || k.LockGranularity > 1):
+		bad("Line size = 0 with Bit granularity = %d and Lock granularity = %d: each block is a line of its own (cache_allocate_space_continue links none), and a granule of more than one block follows a null line_prev (cache_get_write_lock) or line_next: DiskSim crashes (a segmentation fault, or an assertion in cachemem_free_block_dirty)", k.BitGranularity, k.LockGranularity)
+	case k.LineSize != 0 && k.Size%k.LineSize != 0:
 		bad("Line size = %d does not divide the size: cachemem_initialize builds a short last line, and DiskSim follows its null line_next when it allocates it", k.LineSize)
 	}
 	switch k.Replacement {

@@ -38,6 +38,23 @@ func TestCacheHitAndMiss(t *testing.T) {
 	assert.InDelta(t, 0.54, res[2].Response, 1e-9, "hit on part of the line")
 }
 
+// TestCacheLineSizeZero: with Line size 0 each block is a line of its
+// own (cache_allocate_space_continue links no atoms): an 8-block read
+// misses with one fill of its 8 blocks, taking what it takes with
+// 8-block lines, and hits when read again (8 x 0.01 + 0.5 = 0.58 ms).
+func TestCacheLineSizeZero(t *testing.T) {
+	reqs := []Request{{Blkno: 1000, Bcount: 8, Read: true}, {Blkno: 1000, Bcount: 8, Read: true}}
+	lines8, err := spaceModel().Run(reqs, true)
+	require.NoError(t, err)
+	m := spaceModel()
+	m.Controller.Smart.Cache.LineSize = 0
+	res, err := m.Run(reqs, true)
+	require.NoError(t, err)
+	require.True(t, res[0].Done && res[1].Done)
+	assert.InDelta(t, lines8[0].Response, res[0].Response, 1e-9, "miss")
+	assert.InDelta(t, 0.58, res[1].Response, 1e-9, "hit")
+}
+
 // TestCacheLRU: the 64-block cache holds 8 lines. After lines 0-7 are
 // read, a hit on line 0 moves it to the back of the LRU list
 // (cache_access), so line 8 replaces line 1 (the list's head,
@@ -114,7 +131,7 @@ func TestCacheSpaceRefusals(t *testing.T) {
 		set  func(*CacheMem)
 		want string
 	}{
-		{func(k *CacheMem) { k.LineSize = 0 }, "Line size = 0"},
+		{func(k *CacheMem) { k.LineSize, k.LockGranularity = 0, 4 }, "Line size = 0 with Bit granularity = 1 and Lock granularity = 4"},
 		{func(k *CacheMem) { k.LineSize = 24 }, "Line size = 24 does not divide the size"},
 		{func(k *CacheMem) { k.Replacement = replaceRandom }, "Replacement policy = 3"},
 		{func(k *CacheMem) { k.SLRUSegments = 2 }, "SLRU segments = 2 values"},

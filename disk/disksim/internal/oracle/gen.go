@@ -287,10 +287,11 @@ func (g *gen) smart(m *Model) {
 	if size != "0" {
 		// what exact mode simulates of a cache with space: segmented
 		// LRU with one segment (FIFO and LIFO never free a line; more
-		// segments overflow DiskSim's map), lines of 8 blocks, no
-		// line-by-line writes; 2,048 blocks hold the largest
-		// requests of four at once
-		for k, v := range map[string]string{"controller cache replacement": "2", "controller cache line size": "8",
+		// segments overflow DiskSim's map), lines of 8 blocks or of
+		// size 0 (each block a line, granularity 1), no line-by-line
+		// writes; 2,048 blocks hold the largest requests of four at
+		// once
+		for k, v := range map[string]string{"controller cache replacement": "2",
 			"controller cache line by line": "0", "controller cache max gather": "0",
 			"controller cache write scheme": []string{"1", "2", "3"}[g.r.IntN(3)]} {
 			g.force = withForce(g.force, k, v)
