@@ -25,7 +25,7 @@
 //
 // Exact mode simulates a driver, a bus, optionally a pass-through
 // (type 1), 53C700-based (type 2) or smart (type 3, with its own queue
-// and a memory cache of size 0) controller and a second bus, and the
+// and a memory cache, written through or back) controller and a second bus, and the
 // disk; ioqueues
 // scheduling FCFS (policy 1), by logical block number (2
 // ELEVATOR_LBN, 3 CYCLE_LBN, 4 SSTF_LBN, 17 VSCAN_LBN, 19

@@ -1,8 +1,10 @@
 // Package exact simulates a DiskSim 4.0 disk as DiskSim's source
 // computes it: the same events in the same order at the same times, so
 // that each request's response time is the one DiskSim logs for it (to
-// about 1e-5 ms: DiskSim's reference build is i386 with x87 arithmetic,
-// this package IEEE doubles). It is the default ("exact") mode of
+// the 1e-9 ms the log prints: DiskSim's reference build is i386 with
+// x87 arithmetic, and where its extended precision moves a time, in the
+// loader's picosecond conversions, the revolution time and the media
+// path's sums, this package rounds as the x87 does). It is the default ("exact") mode of
 // package disksim, whose LoadExact reads a parameter file into a Model.
 //
 // The simulator follows the source module by module, in its own
@@ -14,7 +16,7 @@
 // ioqueue (disksim_ioqueue.c), the buses (disksim_bus.c), the
 // pass-through and 53C700-based controllers (controller types 1 and 2,
 // disksim_ctlrdumb.c), the smart controller (type 3,
-// disksim_ctlrsmart.c) with a memory cache of size 0
+// disksim_ctlrsmart.c) with its memory cache, written through or back
 // (disksim_cachemem.c), the device driver in STANDALONE mode with
 // constant and traced times, its 53C700 handling, and its count of the
 // requests on a smart controller and splitting of those larger than
