@@ -33,12 +33,10 @@ type smartCtlr struct {
 	oversized *event
 }
 
-// newSmart builds the smart controller of m (controller_smart_initialize).
-func newSmart(c *SmartController, l *layout, now *float64) *smartCtlr {
-	q := c.Queue
-	return &smartCtlr{pending: c.PendingCount,
-		queue: &ioqueue{sched: q.Policy, absoluteFCFS: q.AbsoluteFCFS, divZero: q.CylMap == 6, badPriScheme: badPriScheme(q.PriorityScheme),
-			lbnState: lbnState{dir: dirAsc, numBlocks: l.sectors}, cylState: l.cylState(q.CylMap), priState: q.priState(now)}}
+// newSmart builds the smart controller c around its queue q
+// (controller_smart_initialize).
+func newSmart(c *SmartController, q *ioqueue) *smartCtlr {
+	return &smartCtlr{pending: c.PendingCount, queue: q}
 }
 
 // smartArrive is controller_smart_event_arrive.

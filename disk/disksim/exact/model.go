@@ -332,23 +332,16 @@ func newSim(m *Model) (*Sim, error) {
 		s.ctlr = &ctlr{typ: c.Type, timeScale: c.TimeScale, blkTime: c.BlockTime, inBusOwned: -1, outBusOwned: -1, state: c700Free}
 		s.c700 = c.Type == ctlr53C700
 		if c.Type == ctlrSmart && c.Smart != nil {
-			s.smart = newSmart(c.Smart, lay, &s.now)
-			// its queue's positional policies ask the disk too
-			s.smart.queue.posState = s.posState(c.Smart.Queue)
+			s.smart = newSmart(c.Smart, s.newQueue(&c.Smart.Queue, ""))
 		}
 		s.topBus = &bus{id: 0, interleaved: m.TopBus.Interleaved, fifo: m.TopBus.FIFO, otherArb: m.TopBus.OtherArbitration, arbTime: m.TopBus.ArbTime, readBlk: m.TopBus.ReadBlock, writeBlk: m.TopBus.WriteBlock}
 	} else {
 		s.diskBus.id = 0
 	}
-	s.drvQueue = &ioqueue{sched: m.DriverQueue.Policy, absoluteFCFS: m.DriverQueue.AbsoluteFCFS, divZero: m.DriverQueue.CylMap == 6, badPriScheme: badPriScheme(m.DriverQueue.PriorityScheme),
-		seqStream: m.DriverQueue.seqStream(s.alloc, ""),
-		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.DriverQueue.CylMap), priState: m.DriverQueue.priState(&s.now),
-		posState: s.posState(m.DriverQueue)}
+	s.drvQueue = s.newQueue(&m.DriverQueue, "")
 	dk := &s.d
-	dk.queue = &ioqueue{sched: m.Queue.Policy, absoluteFCFS: m.Queue.AbsoluteFCFS, divZero: m.Queue.CylMap == 6, badPriScheme: badPriScheme(m.Queue.PriorityScheme), enabled: s.enabled,
-		seqStream: m.Queue.seqStream(s.alloc, "the disk's queue hands out a concatenation, whose diskreq pointer (ioreq_hold_diskreq) is left from the event's earlier use (ioqueue_show_next_request_from_subqueue, disk_get_effectivehda)"),
-		lbnState:  lbnState{dir: dirAsc, numBlocks: lay.sectors}, cylState: lay.cylState(m.Queue.CylMap), priState: m.Queue.priState(&s.now),
-		posState: s.posState(m.Queue)}
+	dk.queue = s.newQueue(&m.Queue, "the disk's queue hands out a concatenation, whose diskreq pointer (ioreq_hold_diskreq) is left from the event's earlier use (ioqueue_show_next_request_from_subqueue, disk_get_effectivehda)")
+	dk.queue.enabled = s.enabled
 	dk.outState = diskIdle
 	dk.lastFlags = flagRead
 	dk.busOwned = -1
@@ -397,6 +390,18 @@ func newLayout(m *Layout) (*layout, error) {
 }
 
 // newMech builds the mechanics.
+// newQueue builds the ioqueue that q describes (ioqueue_initialize) on
+// s's layout: its policy's state, its schemes, and the positional
+// policies' estimates asked of s's disk. undefinedConcat, for the
+// disk's queue, says why DiskSim's result is undefined once it hands
+// out a concatenation.
+func (s *Sim) newQueue(q *Queue, undefinedConcat string) *ioqueue {
+	return &ioqueue{sched: q.Policy, absoluteFCFS: q.AbsoluteFCFS, divZero: q.CylMap == 6, badPriScheme: badPriScheme(q.PriorityScheme),
+		seqStream: q.seqStream(s.alloc, undefinedConcat),
+		lbnState:  lbnState{dir: dirAsc, numBlocks: s.lay.sectors}, cylState: s.lay.cylState(q.CylMap), priState: q.priState(&s.now),
+		posState: s.posState(*q)}
+}
+
 func newMech(m *Mech, l *layout) *mech {
 	return &mech{seekType: m.SeekType, seekTime: m.SeekTime, one: m.Single, avg: m.Average, full: m.Full,
 		writeDelta: m.WriteSettle, hplV1: m.HPLV1, hpl: m.HPL, first10: m.First10,
